@@ -1,0 +1,125 @@
+"""Dice and other chance: schema fields that declare what they hold, and the rollers that fill them.
+
+A system's event schema declares a field such as ``Dice("2D6")``. When an event arrives
+without that field, the service draws it with the server's roller (secrets-grade randomness)
+and marks the event ``server-roll``; a result typed in from the table is range-checked by the
+field and marked ``table-roll``. A fold never rolls: results are stored in the event.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+
+from marshmallow import ValidationError, fields
+
+
+class Roller:
+    """Where chance comes from. Production uses `SystemRoller`; tests may pass a `SeededRoller`."""
+
+    def __init__(self, rng: random.Random):
+        self._rng = rng
+
+    def die(self, sides: int) -> int:
+        return self._rng.randint(1, sides)
+
+    def shuffle(self, items: list) -> list:
+        """A shuffled copy of `items`."""
+        items = list(items)
+        self._rng.shuffle(items)
+        return items
+
+    def choice(self, items):
+        return self._rng.choice(list(items))
+
+
+class SystemRoller(Roller):
+    """The operating system's randomness, the kind fit for secrets: never seeded."""
+
+    def __init__(self):
+        super().__init__(secrets.SystemRandom())
+
+
+class SeededRoller(Roller):
+    """Repeatable chance for tests and benchmarks only."""
+
+    def __init__(self, seed: int):
+        super().__init__(random.Random(seed))
+
+
+class Drawn(fields.Field):
+    """A field the server may draw by chance when the event arrives without it."""
+
+    #: the name a user sees for what the field holds, such as "2D6"
+    label = "chance"
+
+    def draw(self, roller: Roller, data: dict, state) -> object:
+        """A value for this field, drawn from `roller`; `data` is the rest of the event."""
+        raise NotImplementedError
+
+
+_SPEC = re.compile(r"^(?:(?P<count>[1-9])?D(?P<sides>3|6|66))$")
+
+
+class Dice(Drawn):
+    """The dice of one roll: a list of die results.
+
+    Specs: ``D3``, ``D6``, ``2D6`` (any count up to 9 before the D), and ``D66``, which is two
+    D6 read as tens and units (11 to 66) and held as ``[tens, units]``.
+    """
+
+    def __init__(self, spec: str, **kwargs):
+        match = _SPEC.match(spec)
+        if not match:
+            raise ValueError(f"unknown dice {spec!r}")
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+        self.spec = spec
+        self.label = spec
+        sides = int(match["sides"])
+        if sides == 66:
+            self.count, self.sides = 2, 6
+        else:
+            self.count, self.sides = int(match["count"] or 1), sides
+        self.metadata.setdefault("dice", spec)
+
+    def draw(self, roller, data, state):
+        return [roller.die(self.sides) for _ in range(self.count)]
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, int) and not isinstance(value, bool) and self.count == 1:
+            value = [value]
+        if self.spec == "D66" and isinstance(value, int) and not isinstance(value, bool):
+            value = [value // 10, value % 10]
+        if not isinstance(value, list | tuple) or len(value) != self.count:
+            raise ValidationError(f"a {self.spec} roll is {self._shape()}")
+        for die in value:
+            if isinstance(die, bool) or not isinstance(die, int):
+                raise ValidationError(f"a {self.spec} roll is {self._shape()}")
+            if not 1 <= die <= self.sides:
+                raise ValidationError(
+                    f"a die of a {self.spec} roll shows 1 to {self.sides}, not {die}"
+                )
+        return list(value)
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+    def _shape(self) -> str:
+        if self.spec == "D66":
+            return "two dice, tens then units, each 1 to 6 (such as [3, 5])"
+        if self.count == 1:
+            return f"one die from 1 to {self.sides}"
+        return f"{self.count} dice, each 1 to {self.sides}"
+
+
+def total(dice: list[int]) -> int:
+    """The sum of a roll's dice."""
+    return sum(dice)
+
+
+def d66(dice: list[int]) -> int:
+    """A D66 roll read as a number from 11 to 66."""
+    return dice[0] * 10 + dice[1]

@@ -1,0 +1,62 @@
+"""The errors the tracker raises, each carrying a message a player can read."""
+
+
+class TrackerError(Exception):
+    """Base of every error the tracker reports to a user in plain words."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RuleViolation(TrackerError):
+    """An event would break a rule of the campaign's game system."""
+
+
+class InvalidEvent(TrackerError):
+    """An event is malformed: unknown type, missing or ill-typed fields.
+
+    `errors` maps each field to its list of messages, as marshmallow gives them.
+    """
+
+    def __init__(self, message: str, errors: dict | None = None):
+        super().__init__(message)
+        self.errors = errors or {}
+
+
+class Conflict(TrackerError):
+    """The campaign moved on since the client last saw it; nothing was written."""
+
+    def __init__(self, campaign: str, expected: int, actual: int):
+        super().__init__(
+            f"the campaign changed since you loaded it: {campaign!r} is at version {actual}, "
+            f"not {expected}"
+        )
+        self.campaign = campaign
+        self.expected = expected
+        self.actual = actual
+
+
+class NotFound(TrackerError):
+    """A campaign, event or page that does not exist."""
+
+
+class BatchError(TrackerError):
+    """One event of a batch failed; `index` is its place in the batch (0-based)."""
+
+    def __init__(self, index: int, event_type: str, error: TrackerError):
+        super().__init__(f"event {index + 1} ({event_type}): {error.message}")
+        self.index = index
+        self.event_type = event_type
+        self.error = error
+
+
+class ImportFailed(TrackerError):
+    """A line of an import file failed; nothing of the file was written."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line

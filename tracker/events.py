@@ -1,0 +1,97 @@
+"""The event envelope, its canonical JSON form and the hash chain that links a campaign's log."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+GENESIS = "0" * 64
+
+
+def canonical(value) -> str:
+    """The one JSON text of a value: sorted keys, no spaces, UTF-8 kept as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def utcnow() -> str:
+    """The current UTC time as an ISO 8601 text ending in Z."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def chain_hash(
+    previous: str,
+    campaign: str,
+    version: int,
+    type_: str,
+    data_json: str,
+    meta_json: str,
+    recorded_at: str,
+) -> str:
+    """sha256 over the canonical JSON of an event and the hash of the event before it.
+
+    The JSON is assembled from already-canonical parts, which gives the same text as
+    `canonical()` of the whole object without serialising data and meta twice.
+    """
+    text = (
+        '{"campaign":%s,"data":%s,"meta":%s,"previous":"%s","recorded_at":%s,"type":%s,"version":%d}'
+        % (
+            json.dumps(campaign, ensure_ascii=False),
+            data_json,
+            meta_json,
+            previous,
+            json.dumps(recorded_at),
+            json.dumps(type_, ensure_ascii=False),
+            version,
+        )
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class NewEvent:
+    """An event on its way into the log: version, time and hash are assigned on append."""
+
+    type: str
+    data: dict
+    meta: dict = field(default_factory=dict)
+    recorded_at: str | None = None
+
+
+class Event:
+    """An event of a campaign's log as the rules see it (recorded, or about to be)."""
+
+    __slots__ = ("position", "campaign", "version", "type", "data", "_meta", "recorded_at", "hash")
+
+    def __init__(self, position, campaign, version, type, data, meta, recorded_at, hash):
+        self.position = position
+        self.campaign = campaign
+        self.version = version
+        self.type = type
+        self.data = data
+        self._meta = meta
+        self.recorded_at = recorded_at
+        self.hash = hash
+
+    @property
+    def meta(self) -> dict:
+        # Meta is kept as text until asked for: a fold never needs it.
+        if isinstance(self._meta, str):
+            self._meta = json.loads(self._meta)
+        return self._meta
+
+    def to_json(self) -> dict:
+        """The event as one line of an export."""
+        return {
+            "campaign": self.campaign,
+            "version": self.version,
+            "type": self.type,
+            "data": self.data,
+            "meta": self.meta,
+            "recorded_at": self.recorded_at,
+            "hash": self.hash,
+        }
+
+    def __repr__(self) -> str:
+        return f"<Event {self.campaign}#{self.version} {self.type}>"

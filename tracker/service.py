@@ -1,0 +1,479 @@
+"""The one write path (load, fold, check, append) and the reads built on folding.
+
+Every entry point (pages, API, command line, import) goes through `Service`. It folds a
+campaign from its latest snapshot, applies new events through the game system's rules,
+draws the dice an event asks for, and appends in one transaction only if the campaign is
+still at the version the client saw.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from marshmallow import fields, validate
+
+from tracker import systems
+from tracker.dice import Roller, SystemRoller
+from tracker.errors import (
+    BatchError,
+    Conflict,
+    ImportFailed,
+    InvalidEvent,
+    NotFound,
+    RuleViolation,
+    TrackerError,
+)
+from tracker.events import GENESIS, Event, NewEvent, canonical, chain_hash
+from tracker.store import AppendResult, Store
+from tracker.systems.base import EventSchema, GameSystem
+
+CAMPAIGN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+SOURCES = ("form", "api", "import", "cli", "server")
+
+
+class CampaignStartedSchema(EventSchema):
+    system = fields.Str(required=True)
+    name = fields.Str(required=True, validate=validate.Length(min=1, max=120))
+    settings = fields.Dict(load_default=dict)
+
+
+class EventVoidedSchema(EventSchema):
+    version = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+    reason = fields.Str(required=True, validate=validate.Length(min=1, max=500))
+
+
+CORE_EVENTS = {"CampaignStarted": CampaignStartedSchema, "EventVoided": EventVoidedSchema}
+
+
+@dataclass
+class View:
+    """A campaign folded to a version: what every page and command shows."""
+
+    campaign: str
+    system: GameSystem
+    name: str
+    version: int
+    head: str
+    latest: int
+    state: dict
+    voided: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def is_latest(self) -> bool:
+        return self.version == self.latest
+
+    def to_json(self) -> dict:
+        return {
+            "campaign": self.campaign,
+            "name": self.name,
+            "system": self.system.name,
+            "version": self.version,
+            "head": self.head,
+            **self.system.public_state(self.state),
+        }
+
+
+@dataclass
+class Entry:
+    """One event of the audit log: the event, its words, and what voided it, if anything."""
+
+    event: Event
+    words: str
+    voided_by: int | None
+
+
+def slug(text: str) -> str:
+    """A lower-case identifier made from a name."""
+    made = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return made[:60] or "x"
+
+
+class Service:
+    """Campaigns as the rules see them, over one store."""
+
+    def __init__(self, store: Store, roller: Roller | None = None, snapshot_every: int = 200):
+        self.store = store
+        self.roller = roller or SystemRoller()
+        self.snapshot_every = snapshot_every
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def system_of(self, campaign: str) -> tuple[GameSystem, str]:
+        first = self.store.event(campaign, 1)
+        if first is None:
+            raise NotFound(f"there is no campaign {campaign!r}")
+        return systems.get(first.data["system"]), first.data["name"]
+
+    def state(self, campaign: str, at: int | None = None) -> View:
+        """The campaign folded to version `at` (the latest when None): time travel."""
+        latest, head = self.store.head(campaign)
+        if latest == 0:
+            raise NotFound(f"there is no campaign {campaign!r}")
+        upto = latest if at is None else at
+        if isinstance(upto, bool) or not isinstance(upto, int) or not 1 <= upto <= latest:
+            raise NotFound(f"campaign {campaign!r} has events 1 to {latest}, not {at}")
+        system, name = self.system_of(campaign)
+        voided = self.store.voids(campaign, upto)
+        state, replayed = self._fold(campaign, system, upto, voided)
+        if upto != latest:
+            head = self.store.event(campaign, upto).hash
+        if replayed >= self.snapshot_every:
+            self.store.save_snapshot(campaign, system.fingerprint, upto, json.dumps(state))
+        return View(campaign, system, name, upto, head, latest, state, voided)
+
+    def _fold(self, campaign, system, upto, voided, skip=frozenset()) -> tuple[dict, int]:
+        """Fold from the latest usable snapshot; returns the state and events replayed."""
+        after, state = 0, None
+        snap = self.store.latest_snapshot(campaign, system.fingerprint, upto)
+        if snap is not None and not skip:
+            version, text = snap
+            # A snapshot taken before a later void of an earlier event is stale.
+            if not any(t <= version < v for t, v in voided.items()):
+                after, state = version, json.loads(text)
+        skipped = set(voided) | set(skip)
+        replayed = 0
+        for event in self.store.read(campaign, after=after, upto=upto):
+            replayed += 1
+            state = apply_event(system, state, event, skipped)
+        return state, replayed
+
+    def history(self, campaign: str, upto: int | None = None) -> Iterator[Entry]:
+        """Every event up to `upto` with its words, folded as it goes (the audit log)."""
+        system, _ = self.system_of(campaign)
+        voided = self.store.voids(campaign, upto)
+        state = None
+        for event in self.store.read(campaign, upto=upto):
+            state = apply_event(system, state, event, voided)
+            yield Entry(event, self._words(system, state, event), voided.get(event.version))
+
+    def _words(self, system, state, event) -> str:
+        if event.type == "CampaignStarted":
+            return f"The campaign {event.data['name']!r} began ({system.title})"
+        if event.type == "EventVoided":
+            return f"Event {event.data['version']} was voided: {event.data['reason']}"
+        try:
+            return system.describe(state, event)
+        except (KeyError, TypeError, ValueError):
+            return event.type
+
+    def campaigns(self):
+        return self.store.campaigns()
+
+    def verify(self, campaign: str | None = None):
+        """The first broken event of one campaign (or of any), or None when all chains hold."""
+        ids = [campaign] if campaign else [c.id for c in self.store.campaigns()]
+        for cid in ids:
+            if not self.store.exists(cid):
+                raise NotFound(f"there is no campaign {cid!r}")
+            broken = self.store.verify(cid)
+            if broken:
+                return broken
+        return None
+
+    def export(self, campaign: str) -> Iterator[str]:
+        """The campaign as JSON Lines, one event a line."""
+        if not self.store.exists(campaign):
+            raise NotFound(f"there is no campaign {campaign!r}")
+        for event in self.store.read(campaign):
+            yield json.dumps(event.to_json(), ensure_ascii=False, sort_keys=True)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def start(
+        self,
+        campaign: str,
+        system_name: str,
+        name: str,
+        settings: dict | None = None,
+        *,
+        actor: str = "anonymous",
+        source: str = "api",
+        idempotency_key: str | None = None,
+    ) -> AppendResult:
+        """Start a new campaign of a game system; its first event names the system."""
+        if not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign):
+            raise InvalidEvent(
+                "a campaign id is 1 to 63 lower-case letters, digits and dashes, "
+                "starting with a letter or digit",
+                {"campaign": ["use lower-case letters, digits and dashes"]},
+            )
+        system = systems.get(system_name)
+        data = self._load_core("CampaignStarted", {"system": system_name, "name": name,
+                                                   "settings": settings or {}})
+        data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
+        system.initial_state(data["settings"])  # content that cannot start a game fails here
+        meta = _meta(actor, source, idempotency_key)
+        if self.store.exists(campaign):
+            if idempotency_key:
+                earlier = self.store._idempotent(campaign, idempotency_key)
+                if earlier:
+                    return earlier
+            raise Conflict(campaign, 0, self.store.version(campaign))
+        return self.store.append(campaign, [NewEvent("CampaignStarted", data, meta)], 0)
+
+    def append(
+        self,
+        campaign: str,
+        submissions: list[dict],
+        expected_version: int | None,
+        *,
+        actor: str = "anonymous",
+        source: str = "api",
+        idempotency_key: str | None = None,
+        roller: Roller | None = None,
+    ) -> AppendResult:
+        """Check a batch of events against the rules and append it, or write nothing.
+
+        Raises `Conflict` when the campaign is not at `expected_version`, `BatchError`
+        (wrapping a `RuleViolation` or `InvalidEvent`) naming the event that failed.
+        """
+        if idempotency_key:
+            earlier = self.store._idempotent(campaign, idempotency_key)
+            if earlier is not None:
+                return earlier
+        view = self.state(campaign)
+        if expected_version is not None and expected_version != view.version:
+            raise Conflict(campaign, expected_version, view.version)
+        events, state = self.check(
+            campaign, view.system, view.state, view.version, submissions,
+            meta=_meta(actor, source, idempotency_key), roller=roller or self.roller,
+        )
+        result = self.store.append(campaign, events, view.version)
+        voids = [e.data["version"] for e in events if e.type == "EventVoided"]
+        if voids and not result.replayed:
+            self.store.drop_snapshots(campaign, min(voids))
+        return result
+
+    def check(
+        self,
+        campaign: str,
+        system: GameSystem,
+        state: dict | None,
+        version: int,
+        submissions: Iterable[dict],
+        *,
+        meta: dict,
+        roller: Roller | None,
+        pending: list[Event] | None = None,
+    ) -> tuple[list[NewEvent], dict]:
+        """Apply submitted events to `state` (which this changes) by the rules.
+
+        Each submission is {"type", "data"}. Dice a submission leaves out are drawn with
+        `roller`; with no roller (an import) they must be there. Returns the events to
+        append and the state after them.
+        """
+        pending = [] if pending is None else pending
+        out = []
+        for index, submission in enumerate(submissions):
+            type_ = submission.get("type") if isinstance(submission, dict) else None
+            try:
+                if not isinstance(type_, str):
+                    raise InvalidEvent("every event needs a type", {"type": ["required"]})
+                raw = submission.get("data")
+                raw = {} if raw is None else raw
+                if not isinstance(raw, dict):
+                    raise InvalidEvent("an event's data is a JSON object",
+                                       {"data": ["must be an object"]})
+                given_meta = submission.get("meta")
+                event_meta = dict(given_meta) if given_meta else dict(meta)
+                version += 1
+                if type_ == "CampaignStarted":
+                    raise RuleViolation("a campaign starts only once, with its first event")
+                if type_ == "EventVoided":
+                    data = self._load_core(type_, raw)
+                    state = self._void(campaign, system, version, data["version"], pending)
+                else:
+                    data, how = self._draw(system, type_, dict(raw), state, roller)
+                    if how and not given_meta:
+                        event_meta.setdefault("via", event_meta.get("source"))
+                        event_meta["source"] = how
+                    event = Event(None, campaign, version, type_, data, event_meta, None, None)
+                    state = system.apply(state, event)
+            except TrackerError as error:
+                raise BatchError(index, str(type_), error) from None
+            pending.append(Event(None, campaign, version, type_, data, event_meta, None, None))
+            out.append(NewEvent(type_, data, event_meta, submission.get("recorded_at")))
+        return out, state
+
+    def _draw(self, system, type_, raw, state, roller):
+        """Fill the dice an event leaves out; return its data and how its dice came."""
+        how = None
+        for name, spec in system.drawn_fields(type_).items():
+            if raw.get(name) is None:
+                if roller is None:
+                    raise InvalidEvent(
+                        f"{type_}: {name}: an imported event carries its {spec.label} result",
+                        {name: ["missing"]},
+                    )
+                raw[name] = spec.draw(roller, raw, state)
+                how = "server-roll"
+            else:
+                how = how or "table-roll"
+        return system.load(type_, raw), how
+
+    def _load_core(self, type_, raw) -> dict:
+        from marshmallow import ValidationError
+
+        from tracker.systems.base import _plain
+
+        try:
+            return CORE_EVENTS[type_]().load(raw)
+        except ValidationError as err:
+            raise InvalidEvent(_plain(type_, err.messages), err.messages) from None
+
+    def _void(self, campaign, system, version, target, pending) -> dict:
+        """The state with `target` voided, or RuleViolation naming what depends on it."""
+        recorded = self.store.version(campaign)
+        events = list(pending)
+        by_version = {e.version: e for e in events}
+        original = by_version.get(target) or (
+            self.store.event(campaign, target) if target <= recorded else None
+        )
+        if original is None or target >= version:
+            raise RuleViolation(f"there is no event {target} to void")
+        if original.type == "CampaignStarted":
+            raise RuleViolation("the event that starts a campaign cannot be voided")
+        if original.type == "EventVoided":
+            raise RuleViolation("a correction cannot itself be voided; record the event again")
+        voided = self.store.voids(campaign) if recorded else {}
+        voided.update({e.data["version"]: e.version for e in events if e.type == "EventVoided"})
+        if target in voided:
+            raise RuleViolation(f"event {target} was already voided by event {voided[target]}")
+        skipped = set(voided) | {target}
+        state = None
+        stream = self.store.read(campaign) if recorded else iter(())
+        for event in _chain(stream, events):
+            try:
+                state = apply_event(system, state, event, skipped)
+            except RuleViolation as error:
+                raise RuleViolation(
+                    f"event {target} ({original.type}) cannot be voided: event {event.version} "
+                    f"({event.type}) depends on it ({error.message})"
+                ) from None
+        return state
+
+    # -- import ----------------------------------------------------------------------------
+
+    def import_lines(self, lines: Iterable[str], *, actor: str = "import") -> list[AppendResult]:
+        """Import JSON Lines: every event checked by its rules; all of the file or nothing."""
+        campaigns: dict[str, dict] = {}
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as err:
+                raise ImportFailed(number, f"is not JSON ({err.msg})") from None
+            if not isinstance(record, dict):
+                raise ImportFailed(number, "is not a JSON object")
+            try:
+                self._import_one(campaigns, record, actor)
+            except BatchError as err:
+                raise ImportFailed(number, err.error.message) from None
+            except TrackerError as err:
+                raise ImportFailed(number, err.message) from None
+        if not campaigns:
+            raise ImportFailed(0, "the file holds no event")
+        return self.store.import_campaigns({c: run["events"] for c, run in campaigns.items()})
+
+    def _import_one(self, campaigns, record, actor):
+        unknown = set(record) - {"campaign", "version", "type", "data", "meta", "recorded_at",
+                                 "hash"}
+        if unknown:
+            raise InvalidEvent(f"unknown fields {', '.join(sorted(unknown))}")
+        campaign = record.get("campaign")
+        type_ = record.get("type")
+        if not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign):
+            raise InvalidEvent("the campaign id is missing or is not lower-case letters, "
+                               "digits and dashes")
+        meta = record.get("meta") or {"source": "import"}
+        if not isinstance(meta, dict):
+            raise InvalidEvent("meta is a JSON object")
+        meta = {"actor": actor, **meta} if "actor" not in meta else meta
+        run = campaigns.get(campaign)
+        if run is None:
+            if self.store.exists(campaign):
+                raise RuleViolation(f"campaign {campaign!r} already exists; import refuses to "
+                                    "add to it")
+            if type_ != "CampaignStarted":
+                raise RuleViolation(f"campaign {campaign!r} must begin with CampaignStarted, "
+                                    f"not {type_}")
+            data = self._load_core(type_, record.get("data") or {})
+            system = systems.get(data["system"])
+            data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
+            state = system.initial_state(data["settings"])
+            run = campaigns[campaign] = {
+                "system": system, "state": state, "version": 1, "head": GENESIS,
+                "events": [], "pending": [],
+            }
+            event = NewEvent(type_, data, meta, record.get("recorded_at"))
+            run["pending"].append(Event(None, campaign, 1, type_, data, meta, None, None))
+        else:
+            [event], run["state"] = self.check(
+                campaign, run["system"], run["state"], run["version"],
+                [{"type": type_, "data": record.get("data"), "meta": meta,
+                  "recorded_at": record.get("recorded_at")}],
+                meta={}, roller=None, pending=run["pending"],
+            )
+            run["version"] += 1
+        given = record.get("version")
+        if given is not None and given != run["version"]:
+            raise RuleViolation(f"this is event {run['version']} of {campaign!r}, "
+                                f"but the line says version {given}")
+        recorded_at = event.recorded_at
+        if record.get("hash") is not None:
+            if not recorded_at:
+                raise InvalidEvent("a line with a hash needs its recorded_at")
+            expected = chain_hash(run["head"], campaign, run["version"], type_,
+                                  canonical(event.data), canonical(event.meta), recorded_at)
+            if expected != record["hash"]:
+                raise RuleViolation("its hash does not match the events before it: the file "
+                                    "was changed after it was exported")
+            run["head"] = expected
+        elif recorded_at:
+            run["head"] = chain_hash(run["head"], campaign, run["version"], type_,
+                                     canonical(event.data), canonical(event.meta), recorded_at)
+        run["events"].append(event)
+
+    # -- upkeep ----------------------------------------------------------------------------
+
+    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
+        """Drop every snapshot and fold every campaign again; returns the campaigns folded."""
+        self.store.drop_snapshots()
+        rows = self.store.campaigns()
+        for row in rows:
+            system = systems.get(row.system)
+            voided = self.store.voids(row.id)
+            state = None
+            for count, event in enumerate(self.store.read(row.id), start=1):
+                state = apply_event(system, state, event, voided)
+                if progress and count % 1000 == 0:
+                    progress(1000)
+            if progress:
+                progress(row.version % 1000)
+            self.store.save_snapshot(row.id, system.fingerprint, row.version, json.dumps(state))
+        return len(rows)
+
+
+def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
+    """One step of a fold: core events handled here, the rest by the system's rules."""
+    if event.type == "CampaignStarted":
+        return system.initial_state(event.data["settings"])
+    if event.type == "EventVoided" or event.version in skipped:
+        return state
+    return system.apply(state, event)
+
+
+def _chain(*iterables):
+    for iterable in iterables:
+        yield from iterable
+
+
+def _meta(actor: str, source: str, idempotency_key: str | None) -> dict:
+    meta = {"actor": actor, "source": source}
+    if idempotency_key:
+        meta["idempotency_key"] = idempotency_key
+    return meta

@@ -1,0 +1,358 @@
+"""The append-only event log in SQLite, through sqlite-utils.
+
+One table of events, chained by hashes per campaign, that the database itself refuses to
+change or delete; and a table of snapshots, a cache of folded states that may be dropped at
+any time. The store knows no game: it keeps, chains and reads events.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlite_utils
+
+from tracker.errors import Conflict, TrackerError
+from tracker.events import GENESIS, Event, NewEvent, canonical, chain_hash, utcnow
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    position    INTEGER PRIMARY KEY AUTOINCREMENT,
+    campaign    TEXT    NOT NULL,
+    version     INTEGER NOT NULL CHECK (version >= 1),
+    type        TEXT    NOT NULL,
+    data        TEXT    NOT NULL,
+    meta        TEXT    NOT NULL,
+    recorded_at TEXT    NOT NULL,
+    hash        TEXT    NOT NULL,
+    UNIQUE (campaign, version)
+);
+CREATE INDEX IF NOT EXISTS events_idempotency
+    ON events (campaign, json_extract(meta, '$.idempotency_key'))
+    WHERE json_extract(meta, '$.idempotency_key') IS NOT NULL;
+CREATE INDEX IF NOT EXISTS events_voids
+    ON events (campaign, version) WHERE type = 'EventVoided';
+CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'the event log is append-only: an event cannot be changed');
+END;
+CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'the event log is append-only: an event cannot be deleted');
+END;
+CREATE TABLE IF NOT EXISTS snapshots (
+    campaign    TEXT    NOT NULL,
+    fingerprint TEXT    NOT NULL,
+    version     INTEGER NOT NULL,
+    state       TEXT    NOT NULL,
+    PRIMARY KEY (campaign, fingerprint, version)
+);
+"""
+
+_INSERT = (
+    "INSERT INTO events (campaign, version, type, data, meta, recorded_at, hash) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_COLUMNS = "position, campaign, version, type, data, meta, recorded_at, hash"
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """What an append wrote: the versions from first to last and the new head hash."""
+
+    campaign: str
+    first_version: int
+    last_version: int
+    head: str
+    replayed: bool = False  # True when an idempotent retry returned an earlier append's result
+
+
+@dataclass(frozen=True)
+class Broken:
+    """The first event of a campaign whose hash does not hold."""
+
+    campaign: str
+    version: int
+    type: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.campaign}: event {self.version} ({self.type}) {self.reason}"
+
+
+@dataclass(frozen=True)
+class CampaignRow:
+    id: str
+    system: str
+    name: str
+    version: int
+    head: str
+    started_at: str
+
+
+def _row_event(row) -> Event:
+    return Event(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
+
+
+class Store:
+    """The event log of every campaign in one SQLite file."""
+
+    def __init__(self, path: str | Path, *, timeout: float = 30.0):
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        # FULL: an acknowledged commit survives a power cut, not only a crash.
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        self.db = sqlite_utils.Database(conn)
+        self.conn = conn
+
+    def init(self) -> None:
+        """Create the tables, indexes and triggers if they are not there yet."""
+        self.conn.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def initialised(self) -> bool:
+        return "events" in self.db.table_names()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def append(
+        self, campaign: str, events: Iterable[NewEvent], expected_version: int
+    ) -> AppendResult:
+        """Append events to a campaign in one BEGIN IMMEDIATE transaction.
+
+        Raises `Conflict` (naming both versions) when the campaign is not at
+        `expected_version`; a new campaign is appended with expected version 0. When the
+        events carry an idempotency key already used in this campaign, the first append's
+        result is returned and nothing is written.
+        """
+        events = list(events)
+        if not events:
+            raise TrackerError("nothing to append: the batch holds no event")
+        key = events[0].meta.get("idempotency_key")
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if key is not None:
+                earlier = self._idempotent(campaign, key)
+                if earlier is not None:
+                    conn.execute("ROLLBACK")
+                    return earlier
+            version, head = self._head(campaign)
+            if version != expected_version:
+                raise Conflict(campaign, expected_version, version)
+            result = self._write(campaign, events, version, head)
+            conn.execute("COMMIT")
+            return result
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def import_campaigns(self, campaigns: dict[str, list[NewEvent]]) -> list[AppendResult]:
+        """Write whole new campaigns in one transaction: all of them or none."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            results = []
+            for campaign, events in campaigns.items():
+                version, head = self._head(campaign)
+                if version != 0:
+                    raise Conflict(campaign, 0, version)
+                results.append(self._write(campaign, events, 0, head))
+            conn.execute("COMMIT")
+            return results
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _write(self, campaign, events, version, head) -> AppendResult:
+        rows = []
+        first = version + 1
+        now = utcnow()
+        for event in events:
+            version += 1
+            data_json = canonical(event.data)
+            meta_json = canonical(event.meta)
+            recorded_at = event.recorded_at or now
+            head = chain_hash(head, campaign, version, event.type, data_json, meta_json, recorded_at)
+            rows.append((campaign, version, event.type, data_json, meta_json, recorded_at, head))
+        self.conn.executemany(_INSERT, rows)
+        return AppendResult(campaign, first, version, head)
+
+    def _head(self, campaign: str) -> tuple[int, str]:
+        row = self.conn.execute(
+            "SELECT version, hash FROM events WHERE campaign = ? ORDER BY version DESC LIMIT 1",
+            (campaign,),
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS)
+
+    def _idempotent(self, campaign: str, key: str) -> AppendResult | None:
+        row = self.conn.execute(
+            "SELECT min(version), max(version) FROM events "
+            "WHERE campaign = ? AND json_extract(meta, '$.idempotency_key') = ?",
+            (campaign, key),
+        ).fetchone()
+        if row is None or row[0] is None:
+            return None
+        (head,) = self.conn.execute(
+            "SELECT hash FROM events WHERE campaign = ? AND version = ?", (campaign, row[1])
+        ).fetchone()
+        return AppendResult(campaign, row[0], row[1], head, replayed=True)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def head(self, campaign: str) -> tuple[int, str]:
+        """The campaign's version and head hash; (0, genesis) when it has no events."""
+        return self._head(campaign)
+
+    def version(self, campaign: str) -> int:
+        return self._head(campaign)[0]
+
+    def exists(self, campaign: str) -> bool:
+        return self._head(campaign)[0] > 0
+
+    def read(self, campaign: str, after: int = 0, upto: int | None = None) -> Iterator[Event]:
+        """The campaign's events with after < version <= upto, in order, streamed."""
+        if upto is None:
+            cursor = self.conn.execute(
+                f"SELECT {_COLUMNS} FROM events WHERE campaign = ? AND version > ? ORDER BY version",
+                (campaign, after),
+            )
+        else:
+            cursor = self.conn.execute(
+                f"SELECT {_COLUMNS} FROM events WHERE campaign = ? AND version > ? AND version <= ? "
+                "ORDER BY version",
+                (campaign, after, upto),
+            )
+        cursor.arraysize = 500
+        while True:
+            rows = cursor.fetchmany()
+            if not rows:
+                return
+            for row in rows:
+                yield _row_event(row)
+
+    def read_all(self, after_position: int = 0) -> Iterator[Event]:
+        """Every campaign's events in global order, from after `after_position`, streamed."""
+        cursor = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position",
+            (after_position,),
+        )
+        cursor.arraysize = 500
+        while True:
+            rows = cursor.fetchmany()
+            if not rows:
+                return
+            for row in rows:
+                yield _row_event(row)
+
+    def event(self, campaign: str, version: int) -> Event | None:
+        row = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE campaign = ? AND version = ?",
+            (campaign, version),
+        ).fetchone()
+        return _row_event(row) if row else None
+
+    def voids(self, campaign: str, upto: int | None = None) -> dict[int, int]:
+        """Voided versions of a campaign, as of `upto`: voided version -> version of the void."""
+        rows = self.conn.execute(
+            "SELECT version, data FROM events WHERE campaign = ? AND type = 'EventVoided' "
+            "AND version <= ?",
+            (campaign, upto if upto is not None else 2**62),
+        )
+        return {json.loads(data)["version"]: version for version, data in rows}
+
+    def campaigns(self) -> list[CampaignRow]:
+        """One row per campaign: its system and name (from its first event), version, head."""
+        rows = self.conn.execute(
+            """
+            SELECT f.campaign, f.data, f.recorded_at, h.version, h.hash
+            FROM events f
+            JOIN (SELECT campaign, max(version) AS version FROM events GROUP BY campaign) m
+                ON m.campaign = f.campaign
+            JOIN events h ON h.campaign = m.campaign AND h.version = m.version
+            WHERE f.version = 1
+            ORDER BY f.position
+            """
+        ).fetchall()
+        result = []
+        for campaign, data, started, version, head in rows:
+            first = json.loads(data)
+            result.append(
+                CampaignRow(campaign, first.get("system", "?"), first.get("name", campaign),
+                            version, head, started)
+            )
+        return result
+
+    def count(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM events").fetchone()[0]
+
+    # -- tamper evidence -------------------------------------------------------------------
+
+    def verify(self, campaign: str) -> Broken | None:
+        """Recompute a campaign's hash chain; the first event that does not match, or None."""
+        previous = GENESIS
+        expected_version = 0
+        cursor = self.conn.execute(
+            "SELECT version, type, data, meta, recorded_at, hash, campaign FROM events "
+            "WHERE campaign = ? ORDER BY version",
+            (campaign,),
+        )
+        for version, type_, data, meta, recorded_at, stored, _ in cursor:
+            expected_version += 1
+            if version != expected_version:
+                return Broken(campaign, expected_version, "?", "is missing from the log")
+            try:
+                data_json = canonical(json.loads(data))
+                meta_json = canonical(json.loads(meta))
+            except ValueError:
+                return Broken(campaign, version, type_, "holds data that is not JSON")
+            actual = chain_hash(previous, campaign, version, type_, data_json, meta_json,
+                                recorded_at)
+            if actual != stored or data_json != data or meta_json != meta:
+                return Broken(
+                    campaign, version, type_,
+                    f"does not match its hash (stored {stored[:12]}, recomputed {actual[:12]})",
+                )
+            previous = stored
+        return None
+
+    # -- snapshots: a cache, never the truth -------------------------------------------------
+
+    def save_snapshot(self, campaign: str, fingerprint: str, version: int, state_json: str):
+        self.conn.execute(
+            "INSERT OR REPLACE INTO snapshots (campaign, fingerprint, version, state) "
+            "VALUES (?, ?, ?, ?)",
+            (campaign, fingerprint, version, state_json),
+        )
+
+    def latest_snapshot(
+        self, campaign: str, fingerprint: str, upto: int
+    ) -> tuple[int, str] | None:
+        return self.conn.execute(
+            "SELECT version, state FROM snapshots WHERE campaign = ? AND fingerprint = ? "
+            "AND version <= ? ORDER BY version DESC LIMIT 1",
+            (campaign, fingerprint, upto),
+        ).fetchone()
+
+    def drop_snapshots(self, campaign: str | None = None, from_version: int = 0) -> int:
+        """Forget cached states (of one campaign from a version on, or all of them)."""
+        if campaign is None:
+            cursor = self.conn.execute("DELETE FROM snapshots")
+        else:
+            cursor = self.conn.execute(
+                "DELETE FROM snapshots WHERE campaign = ? AND version >= ?",
+                (campaign, from_version),
+            )
+        return cursor.rowcount

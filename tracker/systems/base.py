@@ -1,0 +1,173 @@
+"""The contract every game system keeps with the core.
+
+A system is a package under ``tracker/systems/`` whose ``system`` attribute is an instance of
+a `GameSystem` subclass. It imports nothing from Flask, SQLite, the store or the web layer.
+
+State is plain JSON data (dicts, lists, strings, numbers, booleans, None): it is copied,
+snapshotted and shown as JSON without any conversion. ``apply`` may change the state it is
+given and returns it; it checks every rule *before* changing anything, and raises
+`RuleViolation` with the rule in plain words when the event would break one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cached_property
+from pathlib import Path
+
+from marshmallow import RAISE, Schema, ValidationError
+
+from tracker.dice import Drawn
+from tracker.errors import InvalidEvent, RuleViolation
+from tracker.events import Event
+
+__all__ = ["GameSystem", "EventSchema", "RuleViolation", "Event"]
+
+
+class EventSchema(Schema):
+    """Base of every event schema: unknown fields are refused."""
+
+    class Meta:
+        unknown = RAISE
+
+
+class GameSystem:
+    """One game's rules: its events, its initial state, its fold, its content and its words."""
+
+    #: short identifier, stored in each campaign's first event
+    name: str = ""
+    #: the game's name as users read it
+    title: str = ""
+    #: event type -> marshmallow schema class for its data
+    events: dict[str, type[Schema]] = {}
+    #: schema of the settings a campaign of this game starts with
+    settings_schema: type[Schema] = EventSchema
+    #: each side of a campaign (warband, player seat) is named by this field of an event
+    side_field: str | None = None
+
+    # -- content ---------------------------------------------------------------------------
+
+    @property
+    def package_dir(self) -> Path:
+        import sys
+
+        return Path(sys.modules[type(self).__module__].__file__).parent
+
+    @property
+    def content_dir(self) -> Path:
+        return self.package_dir / "content"
+
+    def content_packs(self) -> dict[str, str]:
+        """The content packs a new campaign may start with: id -> title."""
+        return {}
+
+    def prepare_settings(self, settings: dict) -> dict:
+        """Settings for a new campaign, with the content it needs copied in.
+
+        A campaign carries its content (tables, maps) in its first event, so that editing a
+        content file later never changes a campaign already under way.
+        """
+        return settings
+
+    # -- the fold --------------------------------------------------------------------------
+
+    def initial_state(self, settings: dict) -> dict:
+        raise NotImplementedError
+
+    def apply(self, state: dict, event: Event) -> dict:
+        raise NotImplementedError
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def public_state(self, state: dict) -> dict:
+        """The state as `manage.py state` prints it (without system, version and head)."""
+        return state
+
+    def describe(self, state: dict, event: Event) -> str:
+        """One line of words for an event; `state` is the state just after it."""
+        return event.type
+
+    def sides_of(self, state: dict, event_type: str, data: dict) -> set[str]:
+        """The sides (warbands, seats) an event acts for, for permission checks."""
+        if self.side_field and self.side_field in data:
+            return {data[self.side_field]}
+        return set()
+
+    def sides(self, state: dict) -> dict[str, str]:
+        """Every side of the campaign: id -> name."""
+        return {}
+
+    # -- schemas ---------------------------------------------------------------------------
+
+    def schema(self, event_type: str) -> Schema:
+        try:
+            return self._schemas[event_type]
+        except KeyError:
+            known = ", ".join(sorted(self.events))
+            raise InvalidEvent(
+                f"{self.title} has no event called {event_type!r} (it knows: {known})",
+                {"type": [f"unknown event type {event_type!r}"]},
+            ) from None
+
+    @cached_property
+    def _schemas(self) -> dict[str, Schema]:
+        return {name: cls() for name, cls in self.events.items()}
+
+    def drawn_fields(self, event_type: str) -> dict[str, Drawn]:
+        """The fields of an event type that the server may fill by chance."""
+        return {
+            name: field
+            for name, field in self.schema(event_type).fields.items()
+            if isinstance(field, Drawn)
+        }
+
+    def load(self, event_type: str, data: dict) -> dict:
+        """Validate an event's data against its schema; raise `InvalidEvent` in plain words."""
+        try:
+            return self.schema(event_type).load(data)
+        except ValidationError as err:
+            raise InvalidEvent(_plain(event_type, err.messages), err.messages) from None
+
+    def load_settings(self, settings: dict) -> dict:
+        try:
+            return self.settings_schema().load(settings)
+        except ValidationError as err:
+            raise InvalidEvent(_plain("settings", err.messages), err.messages) from None
+
+    # -- identity --------------------------------------------------------------------------
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A digest of the rules' code: snapshots folded by other rules are not reused."""
+        digest = hashlib.sha256(self.name.encode())
+        for path in sorted(self.package_dir.rglob("*.py")):
+            digest.update(path.relative_to(self.package_dir).as_posix().encode())
+            digest.update(path.read_bytes())
+        return digest.hexdigest()[:16]
+
+
+def _plain(what: str, messages) -> str:
+    """Marshmallow's nested messages as one line of words."""
+    parts = []
+
+    def walk(prefix, value):
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), sub)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict | list):
+                    walk(prefix, item)
+                else:
+                    parts.append(f"{prefix}: {item}" if prefix else str(item))
+        else:
+            parts.append(f"{prefix}: {value}")
+
+    walk("", messages)
+    return f"{what}: " + "; ".join(parts)
+
+
+def load_json(path: Path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
