@@ -201,8 +201,9 @@ class Service:
                 {"campaign": ["use lower-case letters, digits and dashes"]},
             )
         system = systems.get(system_name)
-        data = self._load_core("CampaignStarted", {"system": system_name, "name": name,
-                                                   "settings": settings or {}})
+        data = self._load_core(
+            "CampaignStarted", {"system": system_name, "name": name, "settings": settings or {}}
+        )
         data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
         system.initial_state(data["settings"])  # content that cannot start a game fails here
         meta = _meta(actor, source, idempotency_key)
@@ -238,8 +239,13 @@ class Service:
         if expected_version is not None and expected_version != view.version:
             raise Conflict(campaign, expected_version, view.version)
         events, state = self.check(
-            campaign, view.system, view.state, view.version, submissions,
-            meta=_meta(actor, source, idempotency_key), roller=roller or self.roller,
+            campaign,
+            view.system,
+            view.state,
+            view.version,
+            submissions,
+            meta=_meta(actor, source, idempotency_key),
+            roller=roller or self.roller,
         )
         result = self.store.append(campaign, events, view.version)
         voids = [e.data["version"] for e in events if e.type == "EventVoided"]
@@ -275,8 +281,9 @@ class Service:
                 raw = submission.get("data")
                 raw = {} if raw is None else raw
                 if not isinstance(raw, dict):
-                    raise InvalidEvent("an event's data is a JSON object",
-                                       {"data": ["must be an object"]})
+                    raise InvalidEvent(
+                        "an event's data is a JSON object", {"data": ["must be an object"]}
+                    )
                 given_meta = submission.get("meta")
                 event_meta = dict(given_meta) if given_meta else dict(meta)
                 version += 1
@@ -380,15 +387,23 @@ class Service:
         return self.store.import_campaigns({c: run["events"] for c, run in campaigns.items()})
 
     def _import_one(self, campaigns, record, actor):
-        unknown = set(record) - {"campaign", "version", "type", "data", "meta", "recorded_at",
-                                 "hash"}
+        unknown = set(record) - {
+            "campaign",
+            "version",
+            "type",
+            "data",
+            "meta",
+            "recorded_at",
+            "hash",
+        }
         if unknown:
             raise InvalidEvent(f"unknown fields {', '.join(sorted(unknown))}")
         campaign = record.get("campaign")
         type_ = record.get("type")
         if not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign):
-            raise InvalidEvent("the campaign id is missing or is not lower-case letters, "
-                               "digits and dashes")
+            raise InvalidEvent(
+                "the campaign id is missing or is not lower-case letters, digits and dashes"
+            )
         meta = record.get("meta") or {"source": "import"}
         if not isinstance(meta, dict):
             raise InvalidEvent("meta is a JSON object")
@@ -396,46 +411,80 @@ class Service:
         run = campaigns.get(campaign)
         if run is None:
             if self.store.exists(campaign):
-                raise RuleViolation(f"campaign {campaign!r} already exists; import refuses to "
-                                    "add to it")
+                raise RuleViolation(
+                    f"campaign {campaign!r} already exists; import refuses to add to it"
+                )
             if type_ != "CampaignStarted":
-                raise RuleViolation(f"campaign {campaign!r} must begin with CampaignStarted, "
-                                    f"not {type_}")
+                raise RuleViolation(
+                    f"campaign {campaign!r} must begin with CampaignStarted, not {type_}"
+                )
             data = self._load_core(type_, record.get("data") or {})
             system = systems.get(data["system"])
             data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
             state = system.initial_state(data["settings"])
             run = campaigns[campaign] = {
-                "system": system, "state": state, "version": 1, "head": GENESIS,
-                "events": [], "pending": [],
+                "system": system,
+                "state": state,
+                "version": 1,
+                "head": GENESIS,
+                "events": [],
+                "pending": [],
             }
             event = NewEvent(type_, data, meta, record.get("recorded_at"))
             run["pending"].append(Event(None, campaign, 1, type_, data, meta, None, None))
         else:
             [event], run["state"] = self.check(
-                campaign, run["system"], run["state"], run["version"],
-                [{"type": type_, "data": record.get("data"), "meta": meta,
-                  "recorded_at": record.get("recorded_at")}],
-                meta={}, roller=None, pending=run["pending"],
+                campaign,
+                run["system"],
+                run["state"],
+                run["version"],
+                [
+                    {
+                        "type": type_,
+                        "data": record.get("data"),
+                        "meta": meta,
+                        "recorded_at": record.get("recorded_at"),
+                    }
+                ],
+                meta={},
+                roller=None,
+                pending=run["pending"],
             )
             run["version"] += 1
         given = record.get("version")
         if given is not None and given != run["version"]:
-            raise RuleViolation(f"this is event {run['version']} of {campaign!r}, "
-                                f"but the line says version {given}")
+            raise RuleViolation(
+                f"this is event {run['version']} of {campaign!r}, but the line says version {given}"
+            )
         recorded_at = event.recorded_at
         if record.get("hash") is not None:
             if not recorded_at:
                 raise InvalidEvent("a line with a hash needs its recorded_at")
-            expected = chain_hash(run["head"], campaign, run["version"], type_,
-                                  canonical(event.data), canonical(event.meta), recorded_at)
+            expected = chain_hash(
+                run["head"],
+                campaign,
+                run["version"],
+                type_,
+                canonical(event.data),
+                canonical(event.meta),
+                recorded_at,
+            )
             if expected != record["hash"]:
-                raise RuleViolation("its hash does not match the events before it: the file "
-                                    "was changed after it was exported")
+                raise RuleViolation(
+                    "its hash does not match the events before it: the file "
+                    "was changed after it was exported"
+                )
             run["head"] = expected
         elif recorded_at:
-            run["head"] = chain_hash(run["head"], campaign, run["version"], type_,
-                                     canonical(event.data), canonical(event.meta), recorded_at)
+            run["head"] = chain_hash(
+                run["head"],
+                campaign,
+                run["version"],
+                type_,
+                canonical(event.data),
+                canonical(event.meta),
+                recorded_at,
+            )
         run["events"].append(event)
 
     # -- upkeep ----------------------------------------------------------------------------

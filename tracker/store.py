@@ -185,7 +185,9 @@ class Store:
             data_json = canonical(event.data)
             meta_json = canonical(event.meta)
             recorded_at = event.recorded_at or now
-            head = chain_hash(head, campaign, version, event.type, data_json, meta_json, recorded_at)
+            head = chain_hash(
+                head, campaign, version, event.type, data_json, meta_json, recorded_at
+            )
             rows.append((campaign, version, event.type, data_json, meta_json, recorded_at, head))
         self.conn.executemany(_INSERT, rows)
         return AppendResult(campaign, first, version, head)
@@ -290,8 +292,14 @@ class Store:
         for campaign, data, started, version, head in rows:
             first = json.loads(data)
             result.append(
-                CampaignRow(campaign, first.get("system", "?"), first.get("name", campaign),
-                            version, head, started)
+                CampaignRow(
+                    campaign,
+                    first.get("system", "?"),
+                    first.get("name", campaign),
+                    version,
+                    head,
+                    started,
+                )
             )
         return result
 
@@ -318,11 +326,14 @@ class Store:
                 meta_json = canonical(json.loads(meta))
             except ValueError:
                 return Broken(campaign, version, type_, "holds data that is not JSON")
-            actual = chain_hash(previous, campaign, version, type_, data_json, meta_json,
-                                recorded_at)
+            actual = chain_hash(
+                previous, campaign, version, type_, data_json, meta_json, recorded_at
+            )
             if actual != stored or data_json != data or meta_json != meta:
                 return Broken(
-                    campaign, version, type_,
+                    campaign,
+                    version,
+                    type_,
                     f"does not match its hash (stored {stored[:12]}, recomputed {actual[:12]})",
                 )
             previous = stored
@@ -337,9 +348,7 @@ class Store:
             (campaign, fingerprint, version, state_json),
         )
 
-    def latest_snapshot(
-        self, campaign: str, fingerprint: str, upto: int
-    ) -> tuple[int, str] | None:
+    def latest_snapshot(self, campaign: str, fingerprint: str, upto: int) -> tuple[int, str] | None:
         return self.conn.execute(
             "SELECT version, state FROM snapshots WHERE campaign = ? AND fingerprint = ? "
             "AND version <= ? ORDER BY version DESC LIMIT 1",

@@ -1,0 +1,233 @@
+"""The command line: manage.py's commands, each taking --db PATH."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+from flask.cli import FlaskGroup
+
+from tracker import config
+from tracker.errors import TrackerError
+from tracker.service import Service
+from tracker.store import Store
+
+db_option = click.option(
+    "--db",
+    "db",
+    metavar="PATH",
+    default=None,
+    help="The SQLite database (default: $TRACKER_DB or instance/tracker.db).",
+)
+
+
+def fail(message: str, code: int = 1):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+@contextmanager
+def opened(db: str | None, *, must_exist: bool = True):
+    """A service over the database, with every error turned into one line on stderr."""
+    path = config.db_path(db)
+    if must_exist and not Path(path).exists():
+        fail(f"there is no database at {path} (create it with: manage.py init --db {path})")
+    store = None
+    try:
+        store = Store(path)
+        if must_exist and not store.initialised():
+            fail(f"{path} is not a tracker database (create it with: manage.py init)")
+        yield Service(store)
+    except TrackerError as error:
+        fail(error.message)
+    except sqlite3.Error as error:
+        fail(f"the database {path} could not be used: {error}")
+    except OSError as error:
+        fail(f"{error.strerror or error}: {error.filename or path}")
+    finally:
+        if store is not None:
+            store.close()
+
+
+def load_samples(service: Service, folder: Path = config.SAMPLES) -> int:
+    """Import every sample campaign of events/ whose campaigns are not in the database yet."""
+    loaded = 0
+    for path in sorted(folder.glob("*.jsonl")):
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.readlines()
+        campaigns = {json.loads(line)["campaign"] for line in lines if line.strip()}
+        if any(service.store.exists(c) for c in campaigns):
+            continue
+        try:
+            service.import_lines(lines, actor="sample")
+        except TrackerError as error:
+            raise TrackerError(f"{path.name}: {error.message}") from None
+        loaded += len(campaigns)
+    return loaded
+
+
+@click.command("init")
+@db_option
+def init_command(db):
+    """Create the database (tables, indexes, append-only triggers)."""
+    with opened(db, must_exist=False) as service:
+        service.store.init()
+        click.echo(f"database ready at {config.db_path(db)}")
+
+
+@click.command("serve")
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--workers", default=2, show_default=True, type=int, help="Worker processes.")
+def serve_command(db, host, port, workers):
+    """Serve the web app with gunicorn; an empty database first gets the sample campaigns."""
+    path = config.db_path(db)
+    with opened(db, must_exist=False) as service:
+        service.store.init()
+        if service.store.count() == 0:
+            count = load_samples(service)
+            click.echo(f"loaded {count} sample campaigns into {path}")
+    from tracker.web import create_app
+    from tracker.web.server import run
+
+    app = create_app({"DATABASE": path})
+    click.echo(f"serving the tracker on http://{host}:{port}/ (database {path})")
+    try:
+        run(app, host, port, workers)
+    except OSError as error:
+        fail(f"cannot serve on {host}:{port}: {error.strerror or error}")
+
+
+@click.command("import")
+@db_option
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+def import_command(db, file):
+    """Import campaigns from a JSON Lines file: every event checked by its rules, all or nothing."""
+    with opened(db) as service:
+        if file == "-":
+            lines = sys.stdin.readlines()
+        else:
+            with open(file, encoding="utf-8") as handle:
+                lines = handle.readlines()
+        results = service.import_lines(lines)
+        for result in results:
+            click.echo(
+                f"imported {result.campaign}: {result.last_version} events, head {result.head}"
+            )
+
+
+@click.command("export")
+@db_option
+@click.argument("campaign")
+def export_command(db, campaign):
+    """Write a campaign as JSON Lines to stdout, one event a line."""
+    with opened(db) as service:
+        for line in service.export(campaign):
+            click.echo(line)
+
+
+@click.command("verify")
+@db_option
+@click.argument("campaign", required=False)
+def verify_command(db, campaign):
+    """Recompute the hash chains; exit 1 naming the first event that does not match."""
+    with opened(db) as service:
+        broken = service.verify(campaign)
+        if broken:
+            fail(f"broken chain: {broken}")
+        count = 1 if campaign else len(service.campaigns())
+        click.echo(f"ok: {count} campaign{'s' if count != 1 else ''}, every chain holds")
+
+
+@click.command("state")
+@db_option
+@click.argument("campaign")
+@click.option(
+    "--at",
+    "at",
+    type=int,
+    default=None,
+    metavar="VERSION",
+    help="The state as it stood after this event.",
+)
+def state_command(db, campaign, at):
+    """Print a campaign's folded state as JSON."""
+    with opened(db) as service:
+        view = service.state(campaign, at)
+        click.echo(json.dumps(view.to_json(), indent=2, ensure_ascii=False))
+
+
+@click.command("campaigns")
+@db_option
+def campaigns_command(db):
+    """One line per campaign: id, system, name, version, head hash."""
+    with opened(db) as service:
+        for row in service.campaigns():
+            click.echo(f"{row.id}\t{row.system}\t{row.name}\t{row.version}\t{row.head}")
+
+
+@click.command("rebuild")
+@db_option
+def rebuild_command(db):
+    """Drop every snapshot and replay every campaign, with a progress bar."""
+    with opened(db) as service:
+        total = service.store.count()
+        with click.progressbar(length=total, label="replaying", file=sys.stderr) as bar:
+            count = service.rebuild(bar.update)
+        click.echo(f"rebuilt {count} campaigns from {total} events")
+
+
+COMMANDS = [
+    init_command,
+    serve_command,
+    import_command,
+    export_command,
+    verify_command,
+    state_command,
+    campaigns_command,
+    rebuild_command,
+]
+
+
+def register(app) -> None:
+    for command in COMMANDS:
+        app.cli.add_command(command)
+
+
+class Manage(FlaskGroup):
+    """Flask's command group, with every usage error on one line."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        # The app is always ours: Flask's --app, --env-file and --debug would only confuse.
+        self.params = [p for p in self.params if p.name not in ("app", "env_file", "debug")]
+
+    def main(self, args=None, **extra):
+        try:
+            return super().main(args=args, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:
+            click.echo(error.ctx.get_help())
+            sys.exit(0)
+        except click.UsageError as error:
+            fail(error.format_message(), 2)
+        except click.exceptions.Abort:
+            fail("aborted")
+        except click.exceptions.Exit as error:
+            sys.exit(error.exit_code)
+
+
+def main():
+    from tracker.web import create_app
+
+    Manage(
+        create_app=create_app,
+        add_default_commands=False,
+        add_version_option=False,
+        load_dotenv=False,
+        help="Run the tracker: its database, its samples and its web server.",
+    ).main()

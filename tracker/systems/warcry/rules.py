@@ -1,0 +1,956 @@
+"""The Warcry campaign folded from events: rosters, glory, the seven-step aftermath, the map."""
+
+from __future__ import annotations
+
+from tracker.errors import InvalidEvent, RuleViolation
+from tracker.events import Event
+from tracker.systems.base import GameSystem, load_json
+from tracker.systems.warcry import tables as t
+from tracker.systems.warcry.schemas import EVENTS, Settings
+
+# The aftermath step each event belongs to; events not listed are not bound to a step.
+STEP_OF = {
+    "TerritoryConquered": 1,
+    "InjuryRolled": 2,
+    "DestinyRolled": 3,
+    "FighterAdded": 4,
+    "FighterRemoved": 4,
+    "SearchRolled": 5,
+    "ArtefactGiven": 5,
+    "PerishableRolled": 5,
+    "ArtefactOfPowerGained": 7,
+    "CommandTraitGained": 7,
+}
+# Steps with nothing to choose are passed by themselves once nothing is owed in them.
+SELF_PASSING = (2, 3, 6)
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _names(fighters: dict, ids) -> str:
+    return ", ".join(fighters[i]["name"] for i in ids)
+
+
+class Warcry(GameSystem):
+    name = "warcry"
+    title = "Warcry campaign"
+    events = EVENTS
+    settings_schema = Settings
+    side_field = "warband"
+
+    # -- content ---------------------------------------------------------------------------
+
+    def content_packs(self) -> dict[str, str]:
+        packs = {}
+        for path in sorted(self.content_dir.glob("*.json")):
+            pack = load_json(path)
+            packs[path.stem] = pack.get("title", path.stem)
+        return packs
+
+    def quests(self, pack: str = "sample") -> dict[str, str]:
+        content = self._pack(pack)
+        return {qid: q["title"] for qid, q in content["quests"].items()}
+
+    def _pack(self, pack: str) -> dict:
+        path = self.content_dir / f"{pack}.json"
+        if not pack.replace("-", "").isalnum() or not path.exists():
+            raise InvalidEvent(
+                f"there is no Warcry content pack {pack!r} (there are: "
+                f"{', '.join(self.content_packs())})",
+                {"pack": ["unknown"]},
+            )
+        return load_json(path)
+
+    def prepare_settings(self, settings: dict) -> dict:
+        settings = dict(settings)
+        if "content" not in settings:
+            content = self._pack(settings.get("pack") or "sample")
+            settings["content"] = {k: content[k] for k in ("lesser_artefacts", "quests")}
+            settings.setdefault("pack", content.get("id", "sample"))
+            if not settings.get("quest"):
+                settings["quest"] = next(iter(content["quests"]))
+        return settings
+
+    # -- the fold --------------------------------------------------------------------------
+
+    def initial_state(self, settings: dict) -> dict:
+        t.check_content(settings["content"], settings["quest"])
+        return {
+            "quest": settings["quest"],
+            "content": settings["content"],
+            "warbands": {},
+            "battles": [],
+            "battle_index": {},
+        }
+
+    def apply(self, state: dict, event: Event) -> dict:
+        handler = getattr(self, f"_on_{event.type}")
+        handler(state, event.data, event.version)
+        return state
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _warband(self, state, wid) -> dict:
+        try:
+            return state["warbands"][wid]
+        except KeyError:
+            raise RuleViolation(f"there is no warband {wid!r} in this campaign") from None
+
+    def _fighter(self, wb, fid, *, active=True) -> dict:
+        fighter = wb["fighters"].get(fid)
+        if fighter is None:
+            raise RuleViolation(f"{wb['name']} has no fighter {fid!r}")
+        if active and fighter["status"] != "active":
+            raise RuleViolation(f"{fighter['name']} of {wb['name']} is {fighter['status']}")
+        return fighter
+
+    def _quest(self, state, wb) -> dict:
+        return state["content"]["quests"][wb["quest"]]
+
+    def _active(self, wb) -> list[str]:
+        return [fid for fid, f in wb["fighters"].items() if f["status"] == "active"]
+
+    def _leader(self, wb) -> str | None:
+        for fid, fighter in wb["fighters"].items():
+            if fighter["leader"] and fighter["status"] == "active":
+                return fid
+        return None
+
+    def _glory(self, wb, amount, cause, version):
+        wb["glory"] += amount
+        wb["ledger"].append(
+            {"version": version, "amount": amount, "cause": cause, "balance": wb["glory"]}
+        )
+
+    def _spend(self, wb, amount, what):
+        if wb["glory"] < amount:
+            raise RuleViolation(
+                f"{what} costs {amount} glory and {wb['name']} has only {wb['glory']}"
+            )
+
+    def _lose_fighter(self, wb, fid, status):
+        fighter = wb["fighters"][fid]
+        fighter["status"] = status
+        fighter["lesser_artefact"] = None
+        fighter["artefact_of_power"] = None
+        if fighter["favoured"]:
+            fighter["favoured"] = False
+            fighter["command_trait"] = None
+            wb["favoured"] = None
+
+    def _report(self, state, wb) -> dict:
+        """This warband's part of the report of the battle its aftermath is for."""
+        battle = state["battles"][state["battle_index"][wb["aftermath"]["battle"]]]
+        return battle["aftermath"][wb["id"]]
+
+    # -- the aftermath as a guided procedure ----------------------------------------------
+
+    def owed(self, state, wb) -> list[str]:
+        """What the warband still owes in the step it is at, in words."""
+        am = wb["aftermath"]
+        if am is None:
+            return []
+        step, fighters = am["step"], wb["fighters"]
+        if step == 2 and am["injuries"]:
+            return [f"an injury roll for {_names(fighters, am['injuries'])}"]
+        if step == 3 and am["destiny"]:
+            return [f"a destiny roll for {_names(fighters, am['destiny'])}"]
+        if step == 4:
+            count = len(self._active(wb))
+            if count < t.MIN_FIGHTERS:
+                return [
+                    f"fighters: {wb['name']} has {count} and a warband holds at least "
+                    f"{t.MIN_FIGHTERS}"
+                ]
+        if step == 5:
+            out = []
+            if not am["searched"]:
+                out.append("the search of the battlefield")
+            for artefact in am["found"]:
+                out.append(f"giving the {artefact['name']} to a fighter")
+            if am["perishable"]:
+                out.append(f"a perishable roll for {_names(fighters, am['perishable'])}")
+            return out
+        if step == 7 and am["reward"]:
+            kind = "an artefact of power" if am["reward"] == "artefact" else "a command trait"
+            return [f"{kind} from the map"]
+        return []
+
+    def _advance(self, state, wb, step, what, version):
+        """Bring the warband to `step`, refusing when it is past it or owes an earlier step."""
+        am = wb["aftermath"]
+        if am is None:
+            raise RuleViolation(
+                f"{what} belongs to step {step} ({t.STEPS[step]}) of the "
+                f"aftermath of a battle, and {wb['name']} is not in one"
+            )
+        if step < am["step"]:
+            raise RuleViolation(
+                f"{what} belongs to step {step} ({t.STEPS[step]}), and "
+                f"{wb['name']} is already at step {am['step']} "
+                f"({t.STEPS[am['step']]})"
+            )
+        while wb["aftermath"] is not None and wb["aftermath"]["step"] < step:
+            owed = self.owed(state, wb)
+            if owed:
+                current = wb["aftermath"]["step"]
+                raise RuleViolation(
+                    f"step {current} ({t.STEPS[current]}) comes first: "
+                    f"{wb['name']} still owes {'; '.join(owed)}"
+                )
+            self._leave_step(state, wb, version)
+        if wb["aftermath"] is None:
+            raise RuleViolation(f"{what} is not owed: {wb['name']} has finished the aftermath")
+
+    def _leave_step(self, state, wb, version):
+        am = wb["aftermath"]
+        am["step"] += 1
+        if am["step"] == 5:
+            am["perishable"] = [
+                fid
+                for fid in am["fielded"]
+                if wb["fighters"][fid]["status"] == "active"
+                and (wb["fighters"][fid]["lesser_artefact"] or {}).get("kind") == "fragile"
+            ]
+        elif am["step"] == 6:
+            self._progress(state, wb, version)
+
+    def _settle(self, state, wb, version):
+        """Pass the steps that hold no choice once nothing is owed in them."""
+        while (
+            wb["aftermath"] is not None
+            and wb["aftermath"]["step"] in SELF_PASSING
+            and not self.owed(state, wb)
+        ):
+            self._leave_step(state, wb, version)
+
+    def _progress(self, state, wb, version):
+        """Step 6: one step forward on the map, unless the warband lost at its convergence."""
+        am = wb["aftermath"]
+        report = self._report(state, wb)
+        quest = self._quest(state, wb)
+        here = wb["map_position"]
+        if am["lost_at_convergence"]:
+            report["map"] = {
+                "from": here,
+                "to": here,
+                "why": "lost a battle at its convergence point: no advance",
+            }
+        elif wb["quest_complete"]:
+            report["map"] = {"from": here, "to": here, "why": "its quest is complete"}
+        else:
+            wb["map_position"] = here + 1
+            point = quest["map"][here + 1]
+            report["map"] = {
+                "from": here,
+                "to": here + 1,
+                "why": f"advanced to {point['name']} ({point['kind']})",
+            }
+            if point["kind"] in ("artefact", "trait"):
+                am["reward"] = point["kind"]
+            elif point["kind"] == "goal":
+                wb["quest_complete"] = True
+                reward = quest.get("reward") or {}
+                report["quest_reward"] = reward.get("text", "")
+                if reward.get("glory"):
+                    self._glory(
+                        wb, reward["glory"], f"completed the quest {quest['title']}", version
+                    )
+        am["step"] = 7
+        if not am["reward"]:
+            wb["aftermath"] = None
+
+    # -- events ----------------------------------------------------------------------------
+
+    def _on_WarbandFounded(self, state, data, version):
+        wid = data["warband"]
+        if wid in state["warbands"]:
+            raise RuleViolation(f"there is already a warband {wid!r}")
+        quest = data["quest"] or state["quest"]
+        quests = state["content"]["quests"]
+        if quest not in quests:
+            raise RuleViolation(
+                f"there is no quest {quest!r} in this campaign (there are: {', '.join(quests)})"
+            )
+        state["warbands"][wid] = {
+            "id": wid,
+            "name": data["name"],
+            "player": data["player"],
+            "faction": data["faction"],
+            "quest": quest,
+            "runemark": quests[quest]["runemark"],
+            "glory": 0,
+            "ledger": [],
+            "territories": [],
+            "map_position": 0,
+            "quest_complete": False,
+            "quests_completed": [],
+            "aftermath": None,
+            "favoured": None,
+            "fighters": {},
+            "battles": 0,
+            "wins": 0,
+            "founded": version,
+        }
+
+    def _on_FighterAdded(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        fid, name = data["fighter"], data["name"]
+        if wb["aftermath"] is not None:
+            self._advance(state, wb, 4, f"adding {name}", version)
+        if fid in wb["fighters"]:
+            raise RuleViolation(f"{wb['name']} already has a fighter {fid!r}")
+        runemarks = list(dict.fromkeys(data["runemarks"]))
+        if data["faction"] and data["faction"] != wb["faction"]:
+            raise RuleViolation(
+                f"every fighter of {wb['name']} belongs to the "
+                f"{wb['faction']} faction, not {data['faction']}"
+            )
+        if wb["runemark"] not in runemarks:
+            raise RuleViolation(
+                f"every fighter bears the runemark of the warband's quest "
+                f"({wb['runemark']}); {name} does not"
+            )
+        if t.LEADER_RUNEMARK in runemarks and not data["leader"]:
+            raise RuleViolation(
+                f"the fighter who bears the leader runemark is the leader; "
+                f"add {name} as the leader or without that runemark"
+            )
+        if data["leader"]:
+            leader = self._leader(wb)
+            if leader:
+                raise RuleViolation(
+                    f"at most one fighter bears the leader runemark: "
+                    f"{wb['name']} already has {wb['fighters'][leader]['name']}"
+                )
+            if t.LEADER_RUNEMARK not in runemarks:
+                runemarks.insert(0, t.LEADER_RUNEMARK)
+        count = len(self._active(wb))
+        if count >= t.MAX_FIGHTERS:
+            raise RuleViolation(
+                f"a warband holds at most {t.MAX_FIGHTERS} fighters "
+                f"({wb['name']} would have {count + 1})"
+            )
+        wb["fighters"][fid] = {
+            "name": name,
+            "runemarks": runemarks,
+            "leader": data["leader"],
+            "points": data["points"],
+            "destiny": 0,
+            "status": "active",
+            "lesser_artefact": None,
+            "artefact_of_power": None,
+            "command_trait": None,
+            "favoured": False,
+            "added": version,
+        }
+
+    def _on_FighterRemoved(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        fighter = self._fighter(wb, data["fighter"])
+        if wb["aftermath"] is not None:
+            self._advance(state, wb, 4, f"removing {fighter['name']}", version)
+        if fighter["leader"]:
+            raise RuleViolation(
+                f"the leader can never be removed ({fighter['name']} leads {wb['name']})"
+            )
+        count = len(self._active(wb))
+        if count - 1 < t.MIN_FIGHTERS:
+            raise RuleViolation(
+                f"a warband holds at least {t.MIN_FIGHTERS} fighters "
+                f"({wb['name']} would have {count - 1})"
+            )
+        self._lose_fighter(wb, data["fighter"], "removed")
+
+    def _on_BattleFought(self, state, data, version):
+        bid = data["battle"]
+        if bid in state["battle_index"]:
+            raise RuleViolation(f"there is already a battle {bid!r}")
+        sides = data["sides"]
+        ids = [side["warband"] for side in sides]
+        if ids[0] == ids[1]:
+            raise RuleViolation("a warband cannot fight itself")
+        warbands = [self._warband(state, wid) for wid in ids]
+        for wb, side in zip(warbands, sides, strict=True):
+            if wb["aftermath"] is not None:
+                owed = self.owed(state, wb) or ["the rest of its steps"]
+                raise RuleViolation(
+                    f"{wb['name']} has not finished the aftermath of battle "
+                    f"{wb['aftermath']['battle']} (step {wb['aftermath']['step']}: "
+                    f"{'; '.join(owed)})"
+                )
+            active = self._active(wb)
+            if len(active) < t.MIN_FIGHTERS or self._leader(wb) is None:
+                raise RuleViolation(
+                    f"a warband fights with its leader and at least "
+                    f"{t.MIN_FIGHTERS} fighters; {wb['name']} has "
+                    f"{len(active)}{'' if self._leader(wb) else ' and no leader'}"
+                )
+            fielded = side["fighters"]
+            if len(set(fielded)) != len(fielded):
+                raise RuleViolation(f"a fighter of {wb['name']} is listed twice")
+            if len(fielded) > t.MAX_FIELDED:
+                raise RuleViolation(
+                    f"a battle fields at most {t.MAX_FIELDED} fighters of a "
+                    f"warband ({wb['name']} fielded {len(fielded)})"
+                )
+            for fid in fielded:
+                self._fighter(wb, fid)
+            outside = [fid for fid in side["taken_down"] if fid not in fielded]
+            if outside:
+                raise RuleViolation(
+                    f"only fighters who took part can be taken down "
+                    f"({', '.join(outside)} of {wb['name']} did not fight)"
+                )
+            if len(set(side["taken_down"])) != len(side["taken_down"]):
+                raise RuleViolation(f"a fighter of {wb['name']} is taken down twice")
+        if data["winner"] is not None and data["winner"] not in ids:
+            raise RuleViolation(
+                f"the winner must be one of the two warbands, not {data['winner']!r}"
+            )
+        for wid in data["convergence"]:
+            if wid not in ids:
+                raise RuleViolation(f"{wid!r} did not fight in this battle")
+            wb = state["warbands"][wid]
+            point = self._quest(state, wb)["map"][wb["map_position"]]
+            if point["kind"] != "convergence" or wb["quest_complete"]:
+                raise RuleViolation(
+                    f"{wb['name']} is at {point['name']}, not at a convergence point"
+                )
+
+        battle = {
+            "id": bid,
+            "version": version,
+            "warbands": ids,
+            "winner": data["winner"],
+            "convergence": data["convergence"],
+            "sides": {
+                side["warband"]: {"fighters": side["fighters"], "taken_down": side["taken_down"]}
+                for side in sides
+            },
+            "glory": {},
+            "aftermath": {},
+        }
+        for i, (wb, side) in enumerate(zip(warbands, sides, strict=True)):
+            enemy, enemy_side = warbands[1 - i], sides[1 - i]
+            enemy_leader = self._leader(enemy)
+            lines = t.battle_glory(
+                won=data["winner"] == wb["id"],
+                enemy_leader_down=enemy_leader in enemy_side["taken_down"],
+                enemy_down=len(enemy_side["taken_down"]),
+                enemy_fielded=len(enemy_side["fighters"]),
+                territory_gap=len(enemy["territories"]) - len(wb["territories"]),
+            )
+            battle["glory"][wb["id"]] = [{"amount": a, "cause": c} for a, c in lines]
+            wb["battles"] += 1
+            wb["wins"] += data["winner"] == wb["id"]
+            taken = side["taken_down"]
+            wb["aftermath"] = {
+                "battle": bid,
+                "step": 1,
+                "fielded": side["fighters"],
+                "injuries": list(taken),
+                "destiny": [
+                    fid
+                    for fid in side["fighters"]
+                    if fid not in taken and wb["fighters"][fid]["destiny"] < t.MAX_DESTINY
+                ],
+                "searched": False,
+                "extra_searched": False,
+                "found": [],
+                "perishable": [],
+                "reward": None,
+                "lost_at_convergence": (
+                    wb["id"] in data["convergence"]
+                    and data["winner"] is not None
+                    and data["winner"] != wb["id"]
+                ),
+            }
+            battle["aftermath"][wb["id"]] = {
+                "injuries": [],
+                "destiny": [],
+                "searches": [],
+                "given": [],
+                "perishable": [],
+                "territories": [],
+                "fighters_added": [],
+                "fighters_removed": [],
+                "map": None,
+                "reward": None,
+                "quest_reward": None,
+            }
+        state["battle_index"][bid] = len(state["battles"])
+        state["battles"].append(battle)
+        for wb, (amount_lines) in ((w, battle["glory"][w["id"]]) for w in warbands):
+            for line in amount_lines:
+                self._glory(wb, line["amount"], f"{line['cause']} (battle {bid})", version)
+
+    def _on_TerritoryConquered(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        territory = data["territory"]
+        self._advance(state, wb, 1, "conquering a territory", version)
+        if len(wb["territories"]) >= t.MAX_TERRITORIES:
+            raise RuleViolation(
+                f"a warband holds at most {t.MAX_TERRITORIES} territories "
+                f"({wb['name']} already holds {len(wb['territories'])})"
+            )
+        if territory in wb["territories"]:
+            raise RuleViolation(f"{wb['name']} already holds {territory}")
+        self._spend(wb, t.TERRITORY_PRICE, f"conquering {territory}")
+        wb["territories"].append(territory)
+        self._glory(wb, -t.TERRITORY_PRICE, f"conquered {territory}", version)
+        self._report(state, wb)["territories"].append(territory)
+
+    def _on_AftermathStepCompleted(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        step = data["step"]
+        if step in (6,):
+            raise RuleViolation(
+                "step 6 (progress on the campaign map) passes by itself once step 5 is complete"
+            )
+        self._advance(state, wb, step, f"completing step {step}", version)
+        owed = self.owed(state, wb)
+        if owed:
+            raise RuleViolation(
+                f"step {step} ({t.STEPS[step]}) is not complete: "
+                f"{wb['name']} still owes {'; '.join(owed)}"
+            )
+        if step == 7:
+            raise RuleViolation("step 7 is complete when its reward is taken")
+        self._leave_step(state, wb, version)
+        self._settle(state, wb, version)
+
+    def _roll_for(self, state, data, step, owed_key, what, version):
+        wb = self._warband(state, data["warband"])
+        fighter = self._fighter(wb, data["fighter"], active=False)
+        self._advance(state, wb, step, f"{what} for {fighter['name']}", version)
+        am = wb["aftermath"]
+        if data["battle"] is not None and data["battle"] != am["battle"]:
+            raise RuleViolation(
+                f"{wb['name']} is in the aftermath of battle {am['battle']}, not {data['battle']}"
+            )
+        if data["fighter"] not in am[owed_key]:
+            raise RuleViolation(
+                f"{fighter['name']} owes no {what} (owed: "
+                f"{_names(wb['fighters'], am[owed_key]) or 'none'})"
+            )
+        am[owed_key].remove(data["fighter"])
+        return wb, fighter, am
+
+    def _on_InjuryRolled(self, state, data, version):
+        wb, fighter, _ = self._roll_for(state, data, 2, "injuries", "injury roll", version)
+        outcome = t.injury(data["dice"], fighter["leader"])
+        if outcome == t.KILLED:
+            self._lose_fighter(wb, data["fighter"], "dead")
+        elif outcome == t.LOSES_FAVOUR:
+            fighter["destiny"] = max(0, fighter["destiny"] - 1)
+        self._report(state, wb)["injuries"].append(
+            {
+                "fighter": data["fighter"],
+                "dice": data["dice"],
+                "outcome": outcome,
+                "destiny": fighter["destiny"],
+            }
+        )
+        self._settle(state, wb, version)
+
+    def _on_DestinyRolled(self, state, data, version):
+        wb, fighter, _ = self._roll_for(state, data, 3, "destiny", "destiny roll", version)
+        gained = t.destiny_gained(data["dice"])
+        if gained:
+            fighter["destiny"] = min(t.MAX_DESTINY, fighter["destiny"] + 1)
+        self._report(state, wb)["destiny"].append(
+            {
+                "fighter": data["fighter"],
+                "dice": data["dice"],
+                "gained": gained,
+                "destiny": fighter["destiny"],
+            }
+        )
+        self._settle(state, wb, version)
+
+    def _on_PerishableRolled(self, state, data, version):
+        wb, fighter, _ = self._roll_for(state, data, 5, "perishable", "perishable roll", version)
+        artefact = fighter["lesser_artefact"]
+        crumbles = t.perishable_crumbles(data["dice"])
+        if crumbles:
+            fighter["lesser_artefact"] = None
+        self._report(state, wb)["perishable"].append(
+            {
+                "fighter": data["fighter"],
+                "dice": data["dice"],
+                "artefact": artefact["name"],
+                "crumbled": crumbles,
+            }
+        )
+
+    def _on_SearchRolled(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        self._advance(state, wb, 5, "searching the battlefield", version)
+        am = wb["aftermath"]
+        if data["battle"] is not None and data["battle"] != am["battle"]:
+            raise RuleViolation(
+                f"{wb['name']} is in the aftermath of battle {am['battle']}, not {data['battle']}"
+            )
+        if data["extra"]:
+            if not am["searched"]:
+                raise RuleViolation(f"{wb['name']} searches once before buying another search")
+            if am["extra_searched"]:
+                raise RuleViolation(
+                    f"a warband may buy one more search after a battle, and "
+                    f"{wb['name']} has bought it"
+                )
+            self._spend(wb, t.EXTRA_SEARCH_PRICE, "another search")
+            am["extra_searched"] = True
+            self._glory(
+                wb, -t.EXTRA_SEARCH_PRICE, f"bought another search (battle {am['battle']})", version
+            )
+        elif am["searched"]:
+            raise RuleViolation(
+                f"{wb['name']} has searched the battlefield once; another "
+                f"search costs {t.EXTRA_SEARCH_PRICE} glory (an extra search)"
+            )
+        else:
+            am["searched"] = True
+        entry = t.search(state["content"]["lesser_artefacts"], data["dice"])
+        found = None
+        if entry is not None:
+            found = {"name": entry["name"], "kind": entry["kind"], "effect": entry["effect"]}
+            if entry["kind"] == "instant":
+                if entry.get("glory"):
+                    self._glory(wb, entry["glory"], f"found {entry['name']}", version)
+            else:
+                am["found"].append(found)
+        self._report(state, wb)["searches"].append(
+            {
+                "dice": data["dice"],
+                "roll": t.d66(data["dice"]),
+                "extra": data["extra"],
+                "found": found,
+            }
+        )
+
+    def _on_ArtefactGiven(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        self._advance(state, wb, 5, "giving a found artefact", version)
+        am = wb["aftermath"]
+        found = next((a for a in am["found"] if a["name"] == data["artefact"]), None)
+        if found is None:
+            pending = ", ".join(a["name"] for a in am["found"]) or "nothing"
+            raise RuleViolation(
+                f"{wb['name']} found no {data['artefact']} to give (waiting to be given: {pending})"
+            )
+        fighter = self._fighter(wb, data["fighter"])
+        held = fighter["lesser_artefact"]
+        if held:
+            raise RuleViolation(
+                f"a fighter holds at most one lesser artefact: "
+                f"{fighter['name']} holds the {held['name']} (discard it first)"
+            )
+        am["found"].remove(found)
+        fighter["lesser_artefact"] = dict(found, since=version)
+        self._report(state, wb)["given"].append(
+            {"fighter": data["fighter"], "artefact": found["name"]}
+        )
+
+    def _on_ArtefactUsed(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        fighter = self._fighter(wb, data["fighter"])
+        held = fighter["lesser_artefact"]
+        if held is None:
+            raise RuleViolation(f"{fighter['name']} holds no lesser artefact to use")
+        if held["kind"] != "single-use":
+            raise RuleViolation(
+                f"only a single-use artefact is used up; the {held['name']} is {held['kind']}"
+            )
+        fighter["lesser_artefact"] = None
+
+    def _on_ArtefactDiscarded(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        fighter = self._fighter(wb, data["fighter"])
+        key = "lesser_artefact" if data["artefact"] == "lesser" else "artefact_of_power"
+        if fighter[key] is None:
+            kind = "lesser artefact" if data["artefact"] == "lesser" else "artefact of power"
+            raise RuleViolation(f"{fighter['name']} holds no {kind} to discard")
+        fighter[key] = None
+
+    def _on_ArtefactPassed(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        giver = self._fighter(wb, data["giver"])
+        receiver = self._fighter(wb, data["receiver"])
+        if data["artefact"] == "lesser":
+            raise RuleViolation(
+                "fighters cannot pass lesser artefacts to each other; only an "
+                "artefact of power may be passed"
+            )
+        if data["giver"] == data["receiver"]:
+            raise RuleViolation("a fighter cannot pass an artefact to itself")
+        if giver["artefact_of_power"] is None:
+            raise RuleViolation(f"{giver['name']} holds no artefact of power to pass")
+        if receiver["artefact_of_power"] is not None:
+            raise RuleViolation(
+                f"a fighter holds at most one artefact of power: "
+                f"{receiver['name']} holds the "
+                f"{receiver['artefact_of_power']['name']}"
+            )
+        receiver["artefact_of_power"], giver["artefact_of_power"] = giver["artefact_of_power"], None
+
+    def _reward(self, state, wb, kind, what, version):
+        self._advance(state, wb, 7, what, version)
+        am = wb["aftermath"]
+        if am["reward"] != kind:
+            owed = {"artefact": "an artefact of power", "trait": "a command trait"}
+            raise RuleViolation(
+                f"{wb['name']} reached a point that gives "
+                f"{owed.get(am['reward'], 'nothing')}, not {owed[kind]}"
+            )
+        return self._quest(state, wb)
+
+    def _on_ArtefactOfPowerGained(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        quest = self._reward(state, wb, "artefact", "gaining an artefact of power", version)
+        table = {a["id"]: a for a in quest["artefacts_of_power"]}
+        artefact = table.get(data["artefact"])
+        if artefact is None:
+            raise RuleViolation(
+                f"the quest {quest['title']} has no artefact of power "
+                f"{data['artefact']!r} (it has: {', '.join(table)})"
+            )
+        fighter = self._fighter(wb, data["fighter"])
+        for other in wb["fighters"].values():
+            if (other["artefact_of_power"] or {}).get("id") == artefact["id"]:
+                raise RuleViolation(f"{other['name']} already holds the {artefact['name']}")
+        if fighter["artefact_of_power"] is not None:
+            raise RuleViolation(
+                f"a fighter holds at most one artefact of power: "
+                f"{fighter['name']} holds the "
+                f"{fighter['artefact_of_power']['name']} (pass or discard it "
+                f"first)"
+            )
+        fighter["artefact_of_power"] = dict(artefact, since=version)
+        self._report(state, wb)["reward"] = {
+            "kind": "artefact",
+            "name": artefact["name"],
+            "fighter": data["fighter"],
+        }
+        wb["aftermath"] = None
+
+    def _on_CommandTraitGained(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        quest = self._reward(state, wb, "trait", "gaining a command trait", version)
+        table = {c["id"]: c for c in quest["command_traits"]}
+        trait = table.get(data["trait"])
+        if trait is None:
+            raise RuleViolation(
+                f"the quest {quest['title']} has no command trait "
+                f"{data['trait']!r} (it has: {', '.join(table)})"
+            )
+        for other in wb["fighters"].values():
+            if (
+                other["status"] == "active"
+                and (other["command_trait"] or {}).get("id") == trait["id"]
+            ):
+                raise RuleViolation(f"{other['name']} already has the trait {trait['name']}")
+        leader_id = self._leader(wb)
+        leader = wb["fighters"][leader_id]
+        target = data["fighter"]
+        if leader["command_trait"] is None:
+            if target not in (None, leader_id):
+                raise RuleViolation(
+                    f"a command trait belongs to the leader while the leader "
+                    f"has none: it goes to {leader['name']}"
+                )
+            target = leader_id
+        else:
+            if target is None:
+                raise RuleViolation(
+                    f"the leader {leader['name']} already has a command trait: "
+                    f"name a favoured warrior to take this one"
+                )
+            if target == leader_id:
+                raise RuleViolation(
+                    f"the leader holds at most one command trait; "
+                    f"{leader['name']} has {leader['command_trait']['name']}"
+                )
+            fighter = self._fighter(wb, target)
+            previous = wb["favoured"]
+            if previous and previous != target:
+                wb["fighters"][previous]["favoured"] = False
+                wb["fighters"][previous]["command_trait"] = None
+            fighter["favoured"] = True
+            wb["favoured"] = target
+        wb["fighters"][target]["command_trait"] = dict(trait, since=version)
+        self._report(state, wb)["reward"] = {
+            "kind": "trait",
+            "name": trait["name"],
+            "fighter": target,
+            "favoured": target != leader_id,
+        }
+        wb["aftermath"] = None
+
+    def _on_QuestBegun(self, state, data, version):
+        wb = self._warband(state, data["warband"])
+        quests = state["content"]["quests"]
+        quest = quests.get(data["quest"])
+        if quest is None:
+            raise RuleViolation(f"there is no quest {data['quest']!r} in this campaign")
+        if wb["aftermath"] is not None:
+            raise RuleViolation(
+                f"{wb['name']} begins a new quest after the aftermath of "
+                f"battle {wb['aftermath']['battle']}"
+            )
+        if not wb["quest_complete"]:
+            raise RuleViolation(
+                f"{wb['name']} begins a new quest only once its quest is "
+                f"complete (it is at point {wb['map_position'] + 1} of 12)"
+            )
+        lacking = [
+            f["name"]
+            for f in wb["fighters"].values()
+            if f["status"] == "active" and quest["runemark"] not in f["runemarks"]
+        ]
+        if lacking:
+            raise RuleViolation(
+                f"every fighter bears the runemark of the warband's quest "
+                f"({quest['runemark']}); {', '.join(lacking)} do not"
+            )
+        wb["quests_completed"].append(wb["quest"])
+        wb["quest"], wb["runemark"] = data["quest"], quest["runemark"]
+        wb["map_position"], wb["quest_complete"] = 0, False
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def sides(self, state) -> dict[str, str]:
+        return {wid: wb["name"] for wid, wb in state["warbands"].items()}
+
+    def sides_of(self, state, event_type, data) -> set[str]:
+        if event_type == "BattleFought":
+            return {side.get("warband") for side in data.get("sides", []) if isinstance(side, dict)}
+        return {data["warband"]} if "warband" in data else set()
+
+    def aftermath_view(self, state, wb) -> dict | None:
+        am = wb["aftermath"]
+        if am is None:
+            return None
+        return {
+            "battle": am["battle"],
+            "step": am["step"],
+            "step_title": t.STEPS[am["step"]],
+            "owed": self.owed(state, wb),
+            "found": am["found"],
+            "reward": am["reward"],
+        }
+
+    def public_state(self, state) -> dict:
+        warbands = {}
+        for wid, wb in state["warbands"].items():
+            quest = self._quest(state, wb)
+            point = quest["map"][wb["map_position"]]
+            view = {key: value for key, value in wb.items() if key != "aftermath"}
+            view["quest_title"] = quest["title"]
+            view["map_point"] = point
+            view["aftermath"] = self.aftermath_view(state, wb)
+            view["fighters_alive"] = len(self._active(wb))
+            warbands[wid] = view
+        return {"quest": state["quest"], "warbands": warbands, "battles": state["battles"]}
+
+    def describe(self, state, event) -> str:
+        d = event.data
+        wb = state["warbands"].get(d.get("warband"), {})
+        wname = wb.get("name", d.get("warband"))
+        fighters = wb.get("fighters", {})
+
+        def fname(fid):
+            return fighters.get(fid, {}).get("name", fid)
+
+        kind = event.type
+        if kind == "WarbandFounded":
+            return f"{d['player']} founded {d['name']}, a {d['faction']} warband"
+        if kind == "FighterAdded":
+            return (
+                f"{d['name']} joined {wname}"
+                + (" as its leader" if d["leader"] else "")
+                + f" ({d['points']} points)"
+            )
+        if kind == "FighterRemoved":
+            return f"{fname(d['fighter'])} left {wname}" + (
+                f": {d['reason']}" if d["reason"] else ""
+            )
+        if kind == "BattleFought":
+            names = [state["warbands"][s["warband"]]["name"] for s in d["sides"]]
+            result = f"{state['warbands'][d['winner']]['name']} won" if d["winner"] else "a draw"
+            where = " at a convergence point" if d["convergence"] else ""
+            return f"Battle {d['battle']}: {names[0]} against {names[1]}{where}, {result}"
+        if kind == "TerritoryConquered":
+            return f"{wname} conquered {d['territory']} for {t.TERRITORY_PRICE} glory"
+        if kind == "AftermathStepCompleted":
+            return f"{wname} completed step {d['step']} ({t.STEPS[d['step']]})"
+        if kind == "InjuryRolled":
+            dice = "+".join(map(str, d["dice"]))
+            fighter = fighters.get(d["fighter"], {})
+            outcome = t.injury(d["dice"], fighter.get("leader", False))
+            words = {
+                t.KILLED: "was slain",
+                t.LOSES_FAVOUR: "lost the favour of the gods",
+                t.RECOVERS: "recovered",
+            }[outcome]
+            return f"{possessive(wname)} {fname(d['fighter'])} {words}: injury roll {dice}"
+        if kind == "DestinyRolled":
+            gained = t.destiny_gained(d["dice"])
+            return (
+                f"{possessive(wname)} {fname(d['fighter'])} "
+                + ("caught the gods' eye: +1 destiny" if gained else "went unnoticed")
+                + f": destiny roll {d['dice'][0]}"
+            )
+        if kind == "PerishableRolled":
+            verdict = "crumbled" if t.perishable_crumbles(d["dice"]) else "held"
+            return (
+                f"The fragile artefact of {possessive(wname)} {fname(d['fighter'])} {verdict}: "
+                f"roll {d['dice'][0]}"
+            )
+        if kind == "SearchRolled":
+            entry = t.search(state["content"]["lesser_artefacts"], d["dice"])
+            what = f"found the {entry['name']}" if entry else "found nothing"
+            extra = " (a bought extra search)" if d["extra"] else ""
+            return f"{wname} searched the battlefield{extra}: {t.d66(d['dice'])}, {what}"
+        if kind == "ArtefactGiven":
+            return f"{wname} gave the {d['artefact']} to {fname(d['fighter'])}"
+        if kind == "ArtefactUsed":
+            return f"{possessive(wname)} {fname(d['fighter'])} used up a lesser artefact"
+        if kind == "ArtefactDiscarded":
+            return (
+                f"{possessive(wname)} {fname(d['fighter'])} discarded its {d['artefact']} artefact"
+            )
+        if kind == "ArtefactPassed":
+            return (
+                f"{possessive(wname)} {fname(d['giver'])} passed an artefact of power to "
+                f"{fname(d['receiver'])}"
+            )
+        if kind == "ArtefactOfPowerGained":
+            held = fighters.get(d["fighter"], {}).get("artefact_of_power") or {}
+            return (
+                f"{possessive(wname)} {fname(d['fighter'])} gained the artefact of power "
+                f"{held.get('name', d['artefact'])}"
+            )
+        if kind == "CommandTraitGained":
+            trait = next(
+                (
+                    c["name"]
+                    for q in state["content"]["quests"].values()
+                    for c in q["command_traits"]
+                    if c["id"] == d["trait"]
+                ),
+                d["trait"],
+            )
+            who = fname(d["fighter"]) if d["fighter"] else "its leader"
+            favoured = (
+                " as favoured warrior"
+                if d["fighter"] and fighters.get(d["fighter"], {}).get("favoured")
+                else ""
+            )
+            return f"{wname} gained the command trait {trait}: given to {who}{favoured}"
+        if kind == "QuestBegun":
+            return f"{wname} began the quest {state['content']['quests'][d['quest']]['title']}"
+        return kind

@@ -1,0 +1,169 @@
+"""The Warcry events and the shape of their data (documented in docs/events/warcry.md)."""
+
+from marshmallow import fields, validate
+
+from tracker.dice import Dice
+from tracker.systems.base import EventSchema
+
+ID = validate.Regexp(
+    r"^[a-z0-9][a-z0-9-]{0,62}$", error="use lower-case letters, digits and dashes"
+)
+NAME = validate.Length(min=1, max=80)
+
+
+def id_field(**kwargs):
+    return fields.Str(required=True, validate=ID, **kwargs)
+
+
+def name_field(**kwargs):
+    return fields.Str(required=True, validate=NAME, **kwargs)
+
+
+class Settings(EventSchema):
+    pack = fields.Str(load_default="sample")
+    quest = fields.Str(required=True)
+    content = fields.Dict(required=True)
+
+
+class WarbandFounded(EventSchema):
+    warband = id_field()
+    name = name_field()
+    player = name_field()
+    faction = name_field()
+    quest = fields.Str(load_default=None, allow_none=True)
+
+
+class FighterAdded(EventSchema):
+    warband = id_field()
+    fighter = id_field()
+    name = name_field()
+    runemarks = fields.List(fields.Str(validate=validate.Length(min=1, max=40)), required=True)
+    leader = fields.Bool(load_default=False)
+    points = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=1000))
+    faction = fields.Str(load_default=None, allow_none=True)
+
+
+class FighterRemoved(EventSchema):
+    warband = id_field()
+    fighter = id_field()
+    reason = fields.Str(load_default="", validate=validate.Length(max=200))
+
+
+class Side(EventSchema):
+    warband = id_field()
+    fighters = fields.List(fields.Str(validate=ID), required=True, validate=validate.Length(min=1))
+    taken_down = fields.List(fields.Str(validate=ID), load_default=list)
+
+
+class BattleFought(EventSchema):
+    battle = id_field()
+    sides = fields.List(
+        fields.Nested(Side),
+        required=True,
+        validate=validate.Length(equal=2, error="a battle has two sides"),
+    )
+    winner = fields.Str(load_default=None, allow_none=True)
+    convergence = fields.List(fields.Str(validate=ID), load_default=list)
+
+
+class TerritoryConquered(EventSchema):
+    warband = id_field()
+    territory = name_field()
+
+
+class AftermathStepCompleted(EventSchema):
+    warband = id_field()
+    step = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=7))
+
+
+class FighterRoll(EventSchema):
+    warband = id_field()
+    fighter = id_field()
+    battle = fields.Str(load_default=None, allow_none=True)
+
+
+class InjuryRolled(FighterRoll):
+    dice = Dice("2D6")
+
+
+class DestinyRolled(FighterRoll):
+    dice = Dice("D6")
+
+
+class PerishableRolled(FighterRoll):
+    dice = Dice("D6")
+
+
+class SearchRolled(EventSchema):
+    warband = id_field()
+    battle = fields.Str(load_default=None, allow_none=True)
+    extra = fields.Bool(load_default=False)
+    dice = Dice("D66")
+
+
+class ArtefactGiven(EventSchema):
+    warband = id_field()
+    fighter = id_field()
+    artefact = name_field()
+
+
+KIND = fields.Str(load_default="lesser", validate=validate.OneOf(["lesser", "power"]))
+
+
+class ArtefactUsed(EventSchema):
+    warband = id_field()
+    fighter = id_field()
+
+
+class ArtefactDiscarded(EventSchema):
+    warband = id_field()
+    fighter = id_field()
+    artefact = KIND
+
+
+class ArtefactPassed(EventSchema):
+    warband = id_field()
+    giver = id_field()
+    receiver = id_field()
+    artefact = fields.Str(load_default="power", validate=validate.OneOf(["lesser", "power"]))
+
+
+class ArtefactOfPowerGained(EventSchema):
+    warband = id_field()
+    fighter = id_field()
+    artefact = id_field()
+
+
+class CommandTraitGained(EventSchema):
+    warband = id_field()
+    trait = id_field()
+    fighter = fields.Str(load_default=None, allow_none=True, validate=ID)
+
+
+class QuestBegun(EventSchema):
+    warband = id_field()
+    quest = id_field()
+
+
+EVENTS = {
+    cls.__name__: cls
+    for cls in (
+        WarbandFounded,
+        FighterAdded,
+        FighterRemoved,
+        BattleFought,
+        TerritoryConquered,
+        AftermathStepCompleted,
+        InjuryRolled,
+        DestinyRolled,
+        SearchRolled,
+        ArtefactGiven,
+        PerishableRolled,
+        ArtefactUsed,
+        ArtefactDiscarded,
+        ArtefactPassed,
+        ArtefactOfPowerGained,
+        CommandTraitGained,
+        QuestBegun,
+    )
+}

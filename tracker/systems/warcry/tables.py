@@ -1,0 +1,148 @@
+"""The Warcry campaign's tables: glory, injury, destiny, perishable artefacts, the search.
+
+Pure functions of the dice and the facts of a battle; the fold in rules.py calls them.
+"""
+
+from __future__ import annotations
+
+from tracker.errors import RuleViolation
+
+MAX_FIGHTERS = 20
+MIN_FIGHTERS = 3
+MAX_FIELDED = 15
+MAX_TERRITORIES = 6
+MAX_DESTINY = 3
+TERRITORY_PRICE = 10
+EXTRA_SEARCH_PRICE = 3
+LEADER_RUNEMARK = "leader"
+
+STEPS = {
+    1: "earning and spending glory",
+    2: "injury rolls",
+    3: "destiny levels",
+    4: "adding and removing fighters",
+    5: "searching for lesser artefacts",
+    6: "progress on the campaign map",
+    7: "artefacts of power and command traits",
+}
+
+KILLED, LOSES_FAVOUR, RECOVERS = "killed", "loses favour", "recovers"
+
+
+def injury(dice: list[int], leader: bool) -> str:
+    """The injury table (2D6 sum): 2-3 killed (a leader loses favour instead), 4-5 loses favour."""
+    total = dice[0] + dice[1]
+    if total <= 3:
+        return LOSES_FAVOUR if leader else KILLED
+    if total <= 5:
+        return LOSES_FAVOUR
+    return RECOVERS
+
+
+def destiny_gained(dice: list[int]) -> bool:
+    """Do the gods notice? Only a 6 gains a destiny level."""
+    return dice[0] == 6
+
+
+def perishable_crumbles(dice: list[int]) -> bool:
+    """A fragile artefact crumbles on 1-3 and keeps working on 4-6."""
+    return dice[0] <= 3
+
+
+def thirds(taken_down: int, fielded: int) -> int:
+    """Glory for each full third of the enemy's fighters taken down: floor(3k / n)."""
+    return (3 * taken_down) // fielded if fielded else 0
+
+
+def battle_glory(
+    won: bool, enemy_leader_down: bool, enemy_down: int, enemy_fielded: int, territory_gap: int
+) -> list[tuple[int, str]]:
+    """Glory a warband earns from one battle, line by line, as (amount, cause)."""
+    lines = [(3, "played the battle")]
+    if won:
+        lines.append((2, "won the battle"))
+    if enemy_leader_down:
+        lines.append((1, "took down the enemy leader"))
+    third = thirds(enemy_down, enemy_fielded)
+    if third:
+        lines.append(
+            (
+                third,
+                f"took down {enemy_down} of {enemy_fielded} enemy fighters "
+                f"({third} third{'s' if third > 1 else ''})",
+            )
+        )
+    if territory_gap >= 2:
+        lines.append((1, f"the enemy holds {territory_gap} more territories"))
+    return lines
+
+
+def d66(dice: list[int]) -> int:
+    return dice[0] * 10 + dice[1]
+
+
+def search(table: list[dict], dice: list[int]) -> dict | None:
+    """The lesser artefact a D66 search finds in the campaign's table, or None for nothing."""
+    value = d66(dice)
+    for entry in table:
+        if entry["from"] <= value <= entry["to"]:
+            return entry if entry.get("find", True) else None
+    return None
+
+
+KINDS = ("permanent", "single-use", "fragile", "instant")
+POINT_KINDS = ("start", "plain", "convergence", "artefact", "trait", "goal")
+
+
+def check_content(content: dict, quest: str) -> None:
+    """Refuse content a campaign cannot be played with, in plain words."""
+    table = content.get("lesser_artefacts")
+    quests = content.get("quests")
+    if not isinstance(table, list) or not isinstance(quests, dict) or not quests:
+        raise RuleViolation("the content needs a lesser artefact table and at least one quest")
+    seen = {}
+    for entry in table:
+        for key in ("from", "to", "name"):
+            if key not in entry:
+                raise RuleViolation(f"a lesser artefact entry lacks its {key!r}: {entry}")
+        if entry.get("find", True) and entry.get("kind") not in KINDS:
+            raise RuleViolation(
+                f"the artefact {entry['name']!r} has no kind among {', '.join(KINDS)}"
+            )
+        for value in range(entry["from"], entry["to"] + 1):
+            if 1 <= value // 10 <= 6 and 1 <= value % 10 <= 6:
+                if value in seen:
+                    raise RuleViolation(
+                        f"the search result {value} is both {seen[value]!r} and {entry['name']!r}"
+                    )
+                seen[value] = entry["name"]
+    missing = [t * 10 + u for t in range(1, 7) for u in range(1, 7) if t * 10 + u not in seen]
+    if missing:
+        raise RuleViolation(
+            f"the lesser artefact table gives nothing for the D66 results "
+            f"{', '.join(map(str, missing))}"
+        )
+    for quest_id, body in quests.items():
+        check_quest(quest_id, body)
+    if quest not in quests:
+        raise RuleViolation(f"the content has no quest {quest!r} (it has: {', '.join(quests)})")
+
+
+def check_quest(quest_id: str, quest: dict) -> None:
+    points = quest.get("map") or []
+    kinds = [p.get("kind") for p in points]
+    problems = []
+    if len(points) != 12:
+        problems.append(f"its map has {len(points)} points, not 12")
+    if any(k not in POINT_KINDS for k in kinds):
+        problems.append("a map point has an unknown kind")
+    if kinds[:1] != ["start"] or kinds[-1:] != ["goal"]:
+        problems.append("its map must begin at a start and end at the goal")
+    if kinds.count("convergence") != 3:
+        problems.append(f"its map has {kinds.count('convergence')} convergence points, not 3")
+    if not quest.get("runemark"):
+        problems.append("it has no runemark")
+    if not quest.get("artefacts_of_power") or not quest.get("command_traits"):
+        problems.append("it needs a table of artefacts of power and one of command traits")
+    if problems:
+        raise RuleViolation(f"the quest {quest_id!r} cannot be played: {'; '.join(problems)}")

@@ -1,0 +1,62 @@
+"""The Flask app factory: pages, API and command line over one database."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, g
+
+from tracker import config
+from tracker.service import Service
+from tracker.store import Store
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        template_folder=str(config.ROOT / "templates"),
+        static_folder=str(Path(__file__).parent / "static"),
+    )
+    app.config.from_mapping(DATABASE=config.db_path(), ROLLER=None)
+    if test_config:
+        app.config.from_mapping(test_config)
+    app.config.setdefault("SECRET_KEY", os.environ.get("TRACKER_SECRET_KEY") or _secret(app))
+
+    @app.teardown_appcontext
+    def close_store(_exc):
+        store = g.pop("store", None)
+        if store is not None:
+            store.close()
+
+    from tracker import cli
+
+    cli.register(app)
+    from tracker.web import pages
+
+    pages.init_app(app)
+    return app
+
+
+def service() -> Service:
+    """The request's service, over a store opened once per request."""
+    from flask import current_app
+
+    if "store" not in g:
+        g.store = Store(current_app.config["DATABASE"])
+        g.store.init()
+    return Service(g.store, current_app.config["ROLLER"])
+
+
+def _secret(app: Flask) -> str:
+    """A random secret kept beside the database, made on first use."""
+    path = Path(app.config["DATABASE"]).with_name("secret_key")
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_hex(32)
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
