@@ -165,3 +165,9 @@ class Campaign:
 @pytest.fixture
 def campaign():
     return Campaign().warband("iron", "Ironjaws").warband("crow", "Crowmarch")
+
+
+@pytest.fixture
+def new_campaign():
+    """Make an empty campaign, for tests that build warbands of their own size."""
+    return Campaign

@@ -87,8 +87,35 @@ class Warcry(GameSystem):
 
     def apply(self, state: dict, event: Event) -> dict:
         handler = getattr(self, f"_on_{event.type}")
-        handler(state, event.data, event.version)
+        wb = state["warbands"].get(event.data.get("warband"))
+        if wb is None or wb["aftermath"] is None:
+            handler(state, event.data, event.version)
+            return state
+        # Passing the steps an event skips over changes the aftermath before the event's own
+        # rules are checked; a refused event puts it back, so a refusal changes nothing.
+        undo = self._savepoint(state, wb)
+        try:
+            handler(state, event.data, event.version)
+        except RuleViolation:
+            undo()
+            raise
         return state
+
+    def _savepoint(self, state, wb):
+        am, report = wb["aftermath"], self._report(state, wb)
+        saved_am, saved_report = dict(am), dict(report)
+        saved = {key: wb[key] for key in ("map_position", "quest_complete", "glory", "aftermath")}
+        ledger = len(wb["ledger"])
+
+        def undo():
+            am.clear()
+            am.update(saved_am)
+            report.clear()
+            report.update(saved_report)
+            wb.update(saved)
+            del wb["ledger"][ledger:]
+
+        return undo
 
     # -- helpers ---------------------------------------------------------------------------
 

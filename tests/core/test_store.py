@@ -1,0 +1,167 @@
+"""The append-only log on a real SQLite file."""
+
+import multiprocessing
+import sqlite3
+
+import pytest
+
+from tracker.errors import Conflict
+from tracker.events import NewEvent
+from tracker.store import Store
+
+
+def ev(n, **meta):
+    return NewEvent("Noted", {"n": n}, meta)
+
+
+def test_versions_run_one_two_three_without_gaps(store):
+    store.append("c", [ev(1), ev(2)], 0)
+    store.append("c", [ev(3)], 2)
+    assert [e.version for e in store.read("c")] == [1, 2, 3]
+    assert [e.data["n"] for e in store.read("c")] == [1, 2, 3]
+
+
+def test_a_new_campaign_is_appended_with_expected_version_zero(store):
+    with pytest.raises(Conflict):
+        store.append("new", [ev(1)], 1)
+    result = store.append("new", [ev(1)], 0)
+    assert (result.first_version, result.last_version) == (1, 1)
+
+
+def test_a_stale_expected_version_writes_nothing_and_names_both_versions(store):
+    store.append("c", [ev(1), ev(2)], 0)
+    with pytest.raises(Conflict) as caught:
+        store.append("c", [ev(3), ev(4)], 1)
+    assert caught.value.expected == 1 and caught.value.actual == 2
+    assert "version 2" in str(caught.value) and "not 1" in str(caught.value)
+    assert store.version("c") == 2
+
+
+def test_the_database_refuses_a_raw_update_of_an_event(store):
+    store.append("c", [ev(1)], 0)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.conn.execute("UPDATE events SET data = '{}'")
+
+
+def test_the_database_refuses_a_raw_delete_of_an_event(store):
+    store.append("c", [ev(1)], 0)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.conn.execute("DELETE FROM events")
+    assert store.version("c") == 1
+
+
+def test_the_file_runs_in_wal_mode_with_full_sync_and_a_busy_timeout(store):
+    assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+
+
+def test_an_idempotent_retry_returns_the_first_result_and_writes_nothing(store):
+    store.append("c", [ev(1)], 0)
+    first = store.append("c", [ev(2, idempotency_key="k"), ev(3, idempotency_key="k")], 1)
+    again = store.append("c", [ev(2, idempotency_key="k"), ev(3, idempotency_key="k")], 1)
+    assert again.replayed and not first.replayed
+    assert (again.first_version, again.last_version, again.head) == (
+        first.first_version,
+        first.last_version,
+        first.head,
+    )
+    assert store.version("c") == 3
+
+
+def test_an_idempotency_key_belongs_to_its_campaign(store):
+    store.append("a", [ev(1, idempotency_key="k")], 0)
+    result = store.append("b", [ev(1, idempotency_key="k")], 0)
+    assert not result.replayed and store.version("b") == 1
+
+
+def test_read_streams_a_window_of_versions(store):
+    store.append("c", [ev(n) for n in range(1, 11)], 0)
+    stream = store.read("c", after=3, upto=6)
+    assert not isinstance(stream, list)
+    assert [e.version for e in stream] == [4, 5, 6]
+
+
+def test_read_all_gives_every_campaign_in_global_order(store):
+    store.append("a", [ev(1)], 0)
+    store.append("b", [ev(1)], 0)
+    store.append("a", [ev(2)], 1)
+    events = list(store.read_all())
+    assert [(e.campaign, e.version) for e in events] == [("a", 1), ("b", 1), ("a", 2)]
+    assert [e.campaign for e in store.read_all(after_position=events[1].position)] == ["a"]
+
+
+def test_each_hash_chains_to_the_previous_event_of_its_campaign(store):
+    store.append("c", [ev(1), ev(2)], 0)
+    assert store.verify("c") is None
+    first, second = store.read("c")
+    assert first.hash != second.hash and len(second.hash) == 64
+
+
+def test_verify_names_the_event_edited_behind_the_trackers_back(store, db_path):
+    store.append("c", [ev(n) for n in range(1, 6)], 0)
+    raw = sqlite3.connect(db_path)
+    raw.execute("DROP TRIGGER events_refuse_update")
+    raw.execute("UPDATE events SET data = '{\"n\":99}' WHERE campaign = 'c' AND version = 3")
+    raw.commit()
+    raw.close()
+    broken = store.verify("c")
+    assert broken is not None and broken.version == 3
+    assert "event 3 (Noted)" in str(broken)
+
+
+def test_verify_names_a_missing_event(store, db_path):
+    store.append("c", [ev(n) for n in range(1, 4)], 0)
+    raw = sqlite3.connect(db_path)
+    raw.execute("DROP TRIGGER events_refuse_delete")
+    raw.execute("DELETE FROM events WHERE version = 2")
+    raw.commit()
+    raw.close()
+    assert store.verify("c").version == 2
+
+
+def _appender(path, worker, count, queue, barrier):
+    """Append `count` events with expected versions, retrying on conflict."""
+    store = Store(path, timeout=60)
+    acknowledged, conflicts = [], 0
+    for n in range(count):
+        while True:
+            version = store.version("shared")
+            if n == 0 and not conflicts:
+                barrier.wait()  # everyone read the same version: all but one must conflict
+            try:
+                result = store.append("shared", [NewEvent("Noted", {"w": worker, "n": n})], version)
+            except Conflict:
+                conflicts += 1
+                continue
+            acknowledged.append((worker, n, result.last_version))
+            break
+    store.close()
+    queue.put((acknowledged, conflicts))
+
+
+def test_several_processes_appending_to_one_campaign_lose_nothing_and_double_nothing(db_path):
+    store = Store(db_path)
+    store.init()
+    store.append("shared", [NewEvent("Noted", {"w": -1, "n": -1})], 0)
+    ctx = multiprocessing.get_context("spawn")
+    queue, barrier = ctx.Queue(), ctx.Barrier(4)
+    workers = [
+        ctx.Process(target=_appender, args=(str(db_path), w, 25, queue, barrier)) for w in range(4)
+    ]
+    for process in workers:
+        process.start()
+    results = [queue.get(timeout=120) for _ in workers]
+    for process in workers:
+        process.join(timeout=60)
+    acknowledged = [a for acks, _ in results for a in acks]
+    assert len(acknowledged) == 100
+    events = list(store.read("shared"))
+    assert [e.version for e in events] == list(range(1, 102))  # no gaps
+    written = {(e.data["w"], e.data["n"]): e.version for e in events[1:]}
+    assert len(written) == 100  # no duplicates
+    for worker, n, version in acknowledged:
+        assert written[(worker, n)] == version  # every acknowledged event is there
+    # The first round raced four appenders on one version: three were told of a conflict.
+    assert sum(c for _, c in results) >= 3
+    assert store.verify("shared") is None

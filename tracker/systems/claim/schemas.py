@@ -1,0 +1,158 @@
+"""Event and settings schemas of Claim, and the chance the server draws (deal, first leader, turn-up)."""
+
+from __future__ import annotations
+
+from marshmallow import ValidationError, fields, validate
+
+from tracker.dice import Drawn
+from tracker.systems.base import EventSchema
+
+from .cards import CARD
+
+PLAYER_ID = r"^[a-z0-9][a-z0-9-]{0,39}$"
+
+_card = validate.Regexp(CARD, error="a card is written faction-value, such as knights-7")
+
+
+def _check_card(value) -> str:
+    if not isinstance(value, str) or not CARD.match(value):
+        raise ValidationError(f"a card is written faction-value, such as knights-7, not {value!r}")
+    return value
+
+
+def _check_cards(value, what: str) -> list[str]:
+    if not isinstance(value, list):
+        raise ValidationError(f"{what} is a list of cards")
+    return [_check_card(card) for card in value]
+
+
+class ShuffledDeal(Drawn):
+    """The deal of a game: {"hands": {player: [cards]}, "stock": [cards, top first]}.
+
+    The server shuffles the campaign's deck and deals the first cards to the players in
+    their seating order; a deal typed in from a physical deck gives both hands and the
+    stock as it lies, top card first.
+    """
+
+    label = "shuffled deck"
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def draw(self, roller, data, state):
+        cards = roller.shuffle(state["deck"])
+        size = state["hand_size"]
+        first, second = (p["id"] for p in state["players"])
+        return {
+            "hands": {first: cards[:size], second: cards[size : 2 * size]},
+            "stock": cards[2 * size :],
+        }
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict) or set(value) != {"hands", "stock"}:
+            raise ValidationError('a deal is {"hands": {player: [cards]}, "stock": [cards]}')
+        hands = value["hands"]
+        if not isinstance(hands, dict):
+            raise ValidationError("the hands of a deal are {player: [cards]}")
+        return {
+            "hands": {str(p): _check_cards(h, f"the hand of {p}") for p, h in hands.items()},
+            "stock": _check_cards(value["stock"], "the stock"),
+        }
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class FirstLeader(Drawn):
+    """The player who leads the first trick of a game, drawn by lot when not given."""
+
+    label = "first leader"
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def draw(self, roller, data, state):
+        return roller.choice([p["id"] for p in state["players"]])
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not value:
+            raise ValidationError("the first leader is a player's id")
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class TopCard(Drawn):
+    """The card turned up: the top of the stock, which the server reads from the state.
+
+    A player cannot see the stock, so the server fills this in; a value typed in (a game
+    recorded from a physical deck) is checked against the stock by the fold.
+    """
+
+    label = "turned-up card"
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def draw(self, roller, data, state):
+        game = (state or {}).get("game")
+        if not game or game["over"] or game["phase"] != 1 or not game["stock"]:
+            return None  # the fold refuses the event with the rule in words
+        return game["stock"][0]
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return _check_card(value)
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class PlayerSchema(EventSchema):
+    id = fields.Str(
+        required=True,
+        validate=validate.Regexp(PLAYER_ID, error="a player id is lower-case letters, digits, -"),
+    )
+    name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
+
+
+class FactionSchema(EventSchema):
+    id = fields.Str(required=True)
+    name = fields.Str(required=True)
+    one = fields.Str(required=True)
+    values = fields.List(fields.Integer(strict=True, validate=validate.Range(0, 99)), required=True)
+
+
+class SettingsSchema(EventSchema):
+    players = fields.List(
+        fields.Nested(PlayerSchema),
+        required=True,
+        validate=validate.Length(equal=2, error="Claim is played by exactly 2 players"),
+    )
+    deck = fields.Str(load_default="standard")
+    title = fields.Str()
+    hand_size = fields.Integer(strict=True, validate=validate.Range(min=1))
+    factions = fields.List(fields.Nested(FactionSchema))
+
+
+class GameDealtSchema(EventSchema):
+    game = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+    leader = FirstLeader()
+    deal = ShuffledDeal()
+
+
+class CardTurnedUpSchema(EventSchema):
+    game = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+    card = TopCard()
+
+
+class CardPlayedSchema(EventSchema):
+    game = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+    player = fields.Str(required=True)
+    card = fields.Str(required=True, validate=_card)
