@@ -1,0 +1,160 @@
+"""The expert mode, and what the system says about a match: sides, words, what players see."""
+
+from __future__ import annotations
+
+from leaders_table import ALICE, BOB, QUEEN, REGENT, Table, arranged
+
+from tracker.events import Event
+from tracker.systems.leaders import system, visible_event_data, visible_state
+
+
+def expert(first: str = ALICE) -> Table:
+    return Table().start(mode="expert", first=first)
+
+
+def test_the_expert_mode_has_no_deck():
+    table = Table()
+    table.do("MatchStarted", match="m1", mode="expert")
+    table.do("LeaderChosen", player=ALICE, leader=QUEEN)
+    table.do("LeaderChosen", player=BOB, leader=REGENT)
+    table.refuses("DeckShuffled", "the expert mode has no deck", deck=[])
+    assert len(table.match["available"]) == 16
+
+
+def test_in_expert_mode_each_player_exiles_one_character_before_the_first_turn_first_player_first():
+    table = expert(first=BOB)
+    assert table.match["phase"] == "exile"
+    table.refuses(
+        "CharacterExiled", "it is Bob's turn to exile, not Alice's", player=ALICE, card="rider"
+    )
+    table.refuses(
+        "CharacterMoved",
+        "the match waits for Bob to exile a character first",
+        player=BOB,
+        character=REGENT,
+        path=[[0, -2]],
+    )
+    table.do("CharacterExiled", player=BOB, card="assassin")
+    table.refuses(
+        "CharacterExiled",
+        "cannot exile 'assassin': it is already exiled",
+        player=ALICE,
+        card="assassin",
+    )
+    table.do("CharacterExiled", player=ALICE, card="nemesis")
+    assert (table.match["phase"], table.match["active"], table.match["turn"]) == (
+        "action",
+        BOB,
+        1,
+    )
+    assert table.match["exiled"] == ["assassin", "nemesis"]
+
+
+def test_exiles_belong_to_the_expert_mode_only():
+    table = Table().start()
+    table.refuses(
+        "CharacterExiled",
+        "characters are exiled only in the expert mode",
+        player=ALICE,
+        card="rider",
+    )
+
+
+def test_in_expert_mode_a_player_recruits_any_available_character():
+    table = expert()
+    table.do("CharacterExiled", player=ALICE, card="assassin")
+    table.do("CharacterExiled", player=BOB, card="jailer")
+    table.do("ActionPhaseEnded", player=ALICE)
+    table.refuses(
+        "CharacterRecruited",
+        "Alice cannot recruit 'assassin': it is not available",
+        player=ALICE,
+        card="assassin",
+        spaces=[[1, 2]],
+    )
+    table.recruit(ALICE, "vizier", (1, 2))
+    assert "vizier" not in table.match["available"]
+
+
+def test_in_expert_mode_a_second_exile_comes_when_both_players_hold_three_characters():
+    table = expert()
+    table.do("CharacterExiled", player=ALICE, card="assassin")
+    table.do("CharacterExiled", player=BOB, card="jailer")
+    table.do("ActionPhaseEnded", player=ALICE)
+    table.recruit(ALICE, "vizier", (1, 2))
+    table.do("TurnEnded", player=ALICE)
+    table.do("ActionPhaseEnded", player=BOB)
+    table.recruit(BOB, "rider", (1, -3))
+    table.recruit(BOB, "claw", (2, -3))
+    assert table.match["exile"] is None  # Alice holds two cards
+    table.do("TurnEnded", player=BOB)
+    table.do("ActionPhaseEnded", player=ALICE)
+    table.recruit(ALICE, "archer", (2, 1))
+    assert table.match["phase"] == "exile" and table.match["exile"]["round"] == 2
+    table.refuses("TurnEnded", "the match waits for Alice to exile a character first", player=ALICE)
+    table.do("CharacterExiled", player=ALICE, card="nemesis")
+    table.do("CharacterExiled", player=BOB, card="protector")
+    assert table.match["phase"] == "recruitment"
+    table.do("TurnEnded", player=ALICE)
+    assert table.match["active"] == BOB
+    assert table.match["exiled"] == ["assassin", "jailer", "nemesis", "protector"]
+
+
+def test_an_expert_exile_outside_its_two_moments_is_refused():
+    table = expert()
+    table.do("CharacterExiled", player=ALICE, card="assassin")
+    table.do("CharacterExiled", player=BOB, card="jailer")
+    table.refuses(
+        "CharacterExiled",
+        "exiles happen before the first turn and when both players reach three characters",
+        player=ALICE,
+        card="rider",
+    )
+
+
+def test_the_sides_are_the_two_players_and_an_event_acts_for_its_player():
+    table = Table()
+    assert system.sides(table.state) == {ALICE: "Alice", BOB: "Bob"}
+    assert system.sides_of(table.state, "CharacterMoved", {"player": BOB}) == {BOB}
+    assert system.sides_of(table.state, "NemesisMoved", {"player": ALICE}) == {ALICE}
+    assert system.sides_of(table.state, "FirstPlayerDrawn", {"first": BOB}) == set()
+    assert system.sides_of(table.state, "MatchStarted", {"match": "m1"}) == set()
+
+
+def test_each_event_is_described_in_one_line_of_words():
+    table = arranged({"rider": (ALICE, (-1, -2)), "claw": (ALICE, (2, -3))})
+    table.move(ALICE, "claw", (1, -3))
+    words = system.describe(table.state, table.last_event)
+    assert words == ("Alice moved the Hook (Claw) to (1, -3); Alice wins match 'm1' by capture")
+    table = arranged({"colossus": (ALICE, (0, 0)), "rider": (BOB, (1, 0))})
+    table.use(ALICE, "colossus", (2, 0), target="rider")
+    assert system.describe(table.state, table.last_event) == (
+        "Alice used Old Millstone (Colossus) on Corvin of the Long Road (Rider): "
+        "Corvin of the Long Road (Rider) to (2, 0), Old Millstone (Colossus) to (1, 0)"
+    )
+
+
+def test_the_order_of_the_face_down_deck_is_hidden_while_the_match_is_on():
+    table = Table().start()
+    seen = visible_state(table.state, ALICE)
+    assert "deck" not in seen["match"] and seen["match"]["deck_size"] == 13
+    assert seen["match"]["row"] == ["acrobat", "rider", "colossus"]
+    assert "deck" in table.match  # the state itself is untouched
+    assert system.public_state(table.state)["match"]["deck_size"] == 13
+    data = {"deck": ["a", "b", "c", "d", "e"]}
+    assert visible_event_data(table.state, "DeckShuffled", data, version=3) == {
+        "row": ["a", "b", "c"],
+        "deck_size": 2,
+    }
+
+
+def test_describe_gives_words_for_setup_events():
+    table = Table()
+    table.do("MatchStarted", match="m1")
+    assert system.describe(table.state, table.last_event) == "Match 'm1' began (standard mode)"
+    table.do("LeaderChosen", player=ALICE, leader=QUEEN)
+    assert system.describe(table.state, table.last_event) == (
+        "Alice chose the Ember Queen as Leader"
+    )
+    event = Event(None, "c", 9, "FirstPlayerDrawn", {"first": BOB}, {}, None, None)
+    assert system.describe(table.state, event) == "Bob was drawn to play first"

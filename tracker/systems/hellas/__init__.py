@@ -1,0 +1,94 @@
+"""Lords of Hellas: heroes, hoplites, hunts, monuments and battles over a board of Lands.
+
+A campaign is a series of games between the same players; the state holds the game under
+way (or the last one) and the standings over all games.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from tracker.errors import RuleViolation
+from tracker.systems.base import GameSystem, load_json
+
+from . import rules
+from .board import check_content, neighbours
+from .schemas import EVENTS, SettingsSchema
+from .words import describe as _describe
+
+
+class Hellas(GameSystem):
+    name = "hellas"
+    title = "Lords of Hellas"
+    events = EVENTS
+    settings_schema = SettingsSchema
+    side_field = "player"
+
+    def content_packs(self) -> dict[str, str]:
+        return {
+            path.stem: load_json(path)["title"] for path in sorted(self.content_dir.glob("*.json"))
+        }
+
+    def prepare_settings(self, settings: dict) -> dict:
+        if "content" in settings:
+            return settings
+        pack = settings.get("pack", "base")
+        if pack not in self.content_packs():
+            raise RuleViolation(
+                f"there is no board {pack!r} (there are: {', '.join(self.content_packs())})"
+            )
+        return {**settings, "content": load_json(self.content_dir / f"{pack}.json")}
+
+    def initial_state(self, settings: dict) -> dict:
+        content = settings["content"]
+        check_content(content)
+        players = [p["id"] for p in settings["players"]]
+        if len(set(players)) != len(players):
+            raise RuleViolation("each player of a campaign has an id of its own")
+        return {
+            "players": players,
+            "names": {p["id"]: p["name"] for p in settings["players"]},
+            "content": content,
+            "neighbours": neighbours(content),
+            "standings": {
+                p: {"played": 0, "won": 0, "by": {c: 0 for c in rules.CONDITIONS}} for p in players
+            },
+            "games": [],
+            "game": None,
+        }
+
+    def apply(self, state: dict, event) -> dict:
+        return rules.apply(state, event)
+
+    def public_state(self, state: dict) -> dict:
+        public = {k: v for k, v in state.items() if k != "neighbours"}
+        game = state["game"]
+        if game:
+            public["progress"] = {p: rules.progress(state, p) for p in game["order"]}
+            public["waiting"] = rules.waiting_for(state)
+        return public
+
+    def view_for(self, state: dict, side: str | None) -> dict:
+        """What one player sees: every piece is open in this game, plus its own choices."""
+        public = copy.deepcopy(self.public_state(state))
+        if side is not None and state["game"]:
+            public["open_actions"] = rules.open_actions(state, side)
+        return public
+
+    def describe(self, state: dict, event) -> str:
+        return _describe(state, event)
+
+    def sides(self, state: dict) -> dict[str, str]:
+        return {p: state["names"][p] for p in state["players"]}
+
+    def sides_of(self, state: dict, event_type: str, data: dict) -> set[str]:
+        player = data.get("player")
+        if player:
+            return {player}
+        game = state.get("game") if state else None
+        if event_type in rules.EFFECTS and game and not game["over"]:
+            return {game["turn"]["player"]}
+        return set()
+
+
+system = Hellas()

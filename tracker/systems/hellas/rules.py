@@ -1,0 +1,1157 @@
+"""The fold of Lords of Hellas: each event checked against the rules, then applied in place.
+
+Every handler first checks (raising RuleViolation in a player's words) and only then
+changes the state. A campaign is a series of games; `state["game"]` is the one under way
+or the last one played, and `state["standings"]` counts games played and won.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tracker.errors import RuleViolation
+
+NORMAL = {
+    "ArtifactsUsed": "artifacts",
+    "HeroMoved": "hero",
+    "HoplitesMoved": "hoplites",
+    "PriestsSent": "priests",
+}
+NORMAL_WORDS = {
+    "artifacts": "used artifacts",
+    "hero": "moved the hero",
+    "hoplites": "moved hoplites",
+    "priests": "sent priests",
+}
+SPECIAL = {
+    "HoplitesRecruited": "recruit",
+    "HoplitesMarched": "march",
+    "RegionUsurped": "usurp",
+    "Prayed": "prayer",
+    "HuntBegan": "hunt",
+    "MonumentBuilt": "build_monument",
+}
+SPECIAL_WORDS = {
+    "recruit": "Recruit",
+    "march": "March",
+    "usurp": "Usurp",
+    "prayer": "Prayer",
+    "hunt": "Hunt",
+    "build_monument": "Build Monument",
+}
+BATTLE_EVENTS = {"BattleBegan", "CombatCardPlayed", "BattlePassed", "ArmyRetreated"}
+HUNT_EVENTS = {"HeroAttacked", "MonsterAttacked"}
+#: facts of cards, quests and rewards: any player of the game, at any moment of a turn
+EFFECTS = {
+    "RegionControlChanged",
+    "TempleBuilt",
+    "HoplitesFortified",
+    "ArtifactGained",
+    "HeroAttributeChanged",
+}
+CONDITIONS = ("warlord", "favoured", "slayer", "king_of_kings")
+CONDITION_WORDS = {
+    "warlord": "Warlord",
+    "favoured": "Favoured by the Gods",
+    "slayer": "Monster Slayer",
+    "king_of_kings": "King of Kings",
+}
+
+
+# -- words ---------------------------------------------------------------------------------
+
+
+def name(state: dict, player: str | None) -> str:
+    if player is None:
+        return "nobody"
+    return state["names"].get(player, player)
+
+
+def region_name(state: dict, region: str) -> str:
+    found = state["content"]["regions"].get(region)
+    return found["name"] if found else region
+
+
+def monster_name(state: dict, monster: str) -> str:
+    found = state["content"]["monsters"].get(monster)
+    return f"the {found['name']}" if found else monster
+
+
+def monument_name(state: dict, monument: str) -> str:
+    found = state["content"]["monuments"].get(monument)
+    return f"the {found['name']}" if found else monument
+
+
+def artifact_name(state: dict, artifact: str) -> str:
+    found = state["content"]["artifacts"].get(artifact)
+    return f"the {found['name']}" if found else artifact
+
+
+def card_name(state: dict, card: str) -> str:
+    found = state["content"]["combat_cards"].get(card)
+    return found["name"] if found else card
+
+
+# -- reading the board ---------------------------------------------------------------------
+
+
+def region(state: dict, rid: str) -> dict:
+    """A region's place in the game, or RuleViolation when the board has no such region."""
+    try:
+        return state["game"]["regions"][rid]
+    except KeyError:
+        raise RuleViolation(f"there is no region {rid!r} on this board") from None
+
+
+def hoplites_on_board(game: dict, player: str) -> int:
+    return sum(r["hoplites"].get(player, 0) for r in game["regions"].values())
+
+
+def priests_owned(game: dict, player: str) -> int:
+    """Priests in the pool and on the Monuments: what counts against the limit."""
+    on_monuments = sum(m["priests"].get(player, 0) for m in game["monuments"].values())
+    return game["priests"][player] + on_monuments
+
+
+def temples_controlled(game: dict, player: str) -> int:
+    return sum(1 for r in game["regions"].values() if r["temple"] and r["controller"] == player)
+
+
+def lands_controlled(state: dict, player: str) -> list[str]:
+    """The Lands whose every Region the player controls, the excluded ones left out."""
+    game = state["game"]
+    held: dict[str, bool] = {}
+    for rid, place in state["content"]["regions"].items():
+        mine = game["regions"][rid]["controller"] == player
+        held[place["land"]] = held.get(place["land"], True) and mine
+    return sorted(
+        land for land, whole in held.items() if whole and land not in game["excluded_lands"]
+    )
+
+
+def warlord_need(state: dict, players: int) -> dict:
+    table = state["content"]["victory"]["warlord"]
+    return table.get(str(players)) or {"lands": 2, "excluded_lands": 0}
+
+
+def free_tokens(state: dict, game: dict, player: str) -> int:
+    limit = state["content"]["limits"]["used_action_tokens"]
+    king = game["king"]
+    on_card = king["tokens"] if king and king["builder"] == player else 0
+    return limit - len(game["tokens"][player]) - on_card
+
+
+def progress(state: dict, player: str) -> dict:
+    """How near a player is to each victory condition in the current game."""
+    game = state["game"]
+    victory = state["content"]["victory"]
+    need = warlord_need(state, len(game["order"]))
+    king = game["king"]
+    return {
+        "warlord": {"have": len(lands_controlled(state, player)), "need": need["lands"]},
+        "favoured": {
+            "have": temples_controlled(game, player),
+            "need": victory["favoured_temples"],
+        },
+        "slayer": {"have": len(game["slain"][player]), "need": victory["slayer_monsters"]},
+        "king_of_kings": None
+        if not game["king_of_kings"] or king is None
+        else {
+            "monument": king["monument"],
+            "tokens_left": king["tokens"],
+            "holds_region": game["regions"][king["region"]]["controller"] == player,
+        },
+    }
+
+
+def legal_retreats(state: dict, game: dict, battle: dict) -> list[str]:
+    """Adjacent Regions the loser may fall back to: no other player's Hoplites, nor control."""
+    loser = battle["outcome"]["loser"]
+    found = []
+    for rid in state["neighbours"][battle["region"]]:
+        place = game["regions"][rid]
+        others = any(n for p, n in place["hoplites"].items() if p != loser)
+        if not others and place["controller"] in (None, loser):
+            found.append(rid)
+    return found
+
+
+def waiting_for(state: dict) -> str | None:
+    """What the game waits for before anything else may happen, in words; None when free."""
+    game = state["game"]
+    if game is None or game["over"]:
+        return None
+    battle = game["battle"]
+    if battle:
+        where = region_name(state, battle["region"])
+        if battle["outcome"]:
+            return f"{name(state, battle['outcome']['loser'])} to retreat from {where}"
+        return f"{name(state, battle['next'])} to play a combat card or pass in {where}"
+    if game["contested"]:
+        return f"the battle for {region_name(state, game['contested'][0])}"
+    phase = game["turn"]["phase"]
+    if phase:
+        return f"{name(state, game['turn']['player'])} to resolve the {phase} phase"
+    hunt = game["hunt"]
+    if hunt and hunt["status"] in ("hero", "monster"):
+        whose = "hero" if hunt["status"] == "hero" else "monster"
+        return f"the {whose} to attack in the hunt of {monster_name(state, hunt['monster'])}"
+    return None
+
+
+def open_actions(state: dict, player: str) -> dict:
+    """What a player may record now: the forms a page offers it, from the rules."""
+    game = state.get("game")
+    if not game or game["over"] or player not in game["order"]:
+        return {"my_turn": False, "normal": [], "special": [], "blocked": [], "waiting": None}
+    turn = game["turn"]
+    mine = turn["player"] == player
+    free = mine and waiting_for(state) is None
+    normal = (
+        [k for k in NORMAL_WORDS if k not in turn["normal"]] if free and not turn["special"] else []
+    )
+    blocked = list(game["tokens"][player])
+    special = []
+    if free and not turn["special"] and free_tokens(state, game, player) > 0:
+        special = [k for k in SPECIAL_WORDS if k not in blocked]
+    return {
+        "my_turn": mine,
+        "normal": normal,
+        "special": special,
+        "blocked": blocked,
+        "may_end_turn": free and bool(turn["special"]),
+        "waiting": waiting_for(state),
+    }
+
+
+# -- the fold ------------------------------------------------------------------------------
+
+
+def apply(state: dict, event) -> dict:
+    kind, data = event.type, event.data
+    if kind == "GameStarted":
+        game_started(state, data, event.version)
+        _check_victory(state, state["game"], None, event.version)
+        return state
+    game = state["game"]
+    if game is None:
+        raise RuleViolation(f"no game is under way: a game starts before its {kind}")
+    if game["over"]:
+        raise RuleViolation(f"game {game['id']} is over ({_over_words(state, game)})")
+    if kind == "GameAbandoned":
+        _end(state, game, None, None, event.version)
+        return state
+    player = data.get("player")
+    if player is not None and player not in game["order"]:
+        raise RuleViolation(f"{name(state, player)} is not playing in game {game['id']}")
+    if kind not in EFFECTS:
+        _check_waiting(state, game, kind)
+    HANDLERS[kind](state, game, data)
+    game["last"] = {"version": event.version, "type": kind, "player": player}
+    _check_victory(state, game, player, event.version)
+    return state
+
+
+def _over_words(state, game) -> str:
+    over = game["over"]
+    if over["winner"] is None:
+        return "it was abandoned"
+    return f"{name(state, over['winner'])} won as {CONDITION_WORDS[over['condition']]}"
+
+
+def _check_waiting(state, game, kind):
+    battle = game["battle"]
+    if (battle or game["contested"]) and kind not in BATTLE_EVENTS:
+        where = battle["region"] if battle else game["contested"][0]
+        raise RuleViolation(
+            f"the battle for {region_name(state, where)} is fought before anything else"
+        )
+    phase = game["turn"]["phase"]
+    if phase == "monster" and kind != "MonsterPhaseResolved":
+        raise RuleViolation("after a Monument is built, the Monster Phase comes next")
+    if phase == "event" and kind != "EventCardDrawn":
+        raise RuleViolation("after the Monster Phase, the Event Phase comes next")
+    hunt = game["hunt"]
+    if hunt and hunt["status"] in ("hero", "monster") and kind not in HUNT_EVENTS:
+        raise RuleViolation(
+            f"the hunt of {monster_name(state, hunt['monster'])} goes on until the monster "
+            "is slain or the hunt fails"
+        )
+
+
+def _my_turn(state, game, player):
+    current = game["turn"]["player"]
+    if player != current:
+        raise RuleViolation(f"it is {name(state, current)}'s turn, not {name(state, player)}'s")
+
+
+def _normal_action(state, game, data, kind):
+    player = data["player"]
+    _my_turn(state, game, player)
+    turn = game["turn"]
+    who = name(state, player)
+    if turn["special"]:
+        raise RuleViolation(
+            f"normal actions come before the special action ({who} already took "
+            f"{SPECIAL_WORDS[turn['special']]} this turn)"
+        )
+    if kind in turn["normal"]:
+        raise RuleViolation(
+            f"each kind of normal action is taken once a turn ({who} already "
+            f"{NORMAL_WORDS[kind]} this turn)"
+        )
+
+
+def _special_action(state, game, data, kind):
+    player = data["player"]
+    _my_turn(state, game, player)
+    who = name(state, player)
+    taken = game["turn"]["special"]
+    if taken:
+        raise RuleViolation(
+            f"a player takes exactly one special action a turn ({who} already took "
+            f"{SPECIAL_WORDS[taken]})"
+        )
+    if kind in game["tokens"][player]:
+        raise RuleViolation(
+            f"{SPECIAL_WORDS[kind]} is blocked by {who}'s Used Action token until a Monument "
+            "is built"
+        )
+    if free_tokens(state, game, player) <= 0:
+        raise RuleViolation(f"{who} has no Used Action token left for a special action")
+
+
+def _take_special(state, game, player, kind):
+    """Place the Used Action token; a builder's later special action takes one off the card."""
+    game["turn"]["special"] = kind
+    game["tokens"][player].append(kind)
+    king = game["king"]
+    if king and king["builder"] == player and king["tokens"] > 0:
+        king["tokens"] -= 1
+
+
+# -- games ---------------------------------------------------------------------------------
+
+
+def game_started(state, data, version):
+    content = state["content"]
+    earlier = state["game"]
+    if earlier and not earlier["over"]:
+        raise RuleViolation(f"game {earlier['id']} is still under way: it ends before another")
+    if any(g["id"] == data["game"] for g in state["games"]):
+        raise RuleViolation(f"this campaign already played a game called {data['game']}")
+    order = data["order"]
+    for player in order:
+        if player not in state["names"]:
+            raise RuleViolation(f"{player} is not a player of this campaign")
+    if len(set(order)) != len(order):
+        raise RuleViolation("each player takes one seat at the table")
+    low, high = content["players"]["min"], content["players"]["max"]
+    if not low <= len(order) <= high:
+        raise RuleViolation(f"a game has {low} to {high} players, not {len(order)}")
+    regions = content["regions"]
+    if set(data["heroes"]) != set(order):
+        raise RuleViolation("each player of the game places one hero, and only they do")
+    for rid in data["heroes"].values():
+        if rid not in regions:
+            raise RuleViolation(f"there is no region {rid!r} on this board")
+    limit = content["limits"]["hoplites"]
+    held: dict[str, str] = {}
+    for player, placed in data["hoplites"].items():
+        if player not in order:
+            raise RuleViolation(f"{name(state, player)} is not playing in this game")
+        total = sum(placed.values())
+        if total > limit:
+            raise RuleViolation(
+                f"a player has at most {limit} hoplites ({name(state, player)} would have {total})"
+            )
+        for rid in placed:
+            if rid not in regions:
+                raise RuleViolation(f"there is no region {rid!r} on this board")
+            if rid in held:
+                raise RuleViolation(
+                    f"{region_name(state, rid)} starts with the hoplites of one player only "
+                    f"({name(state, held[rid])} and {name(state, player)})"
+                )
+            held[rid] = player
+    for monster, rid in data["monsters"].items():
+        if monster not in content["monsters"]:
+            raise RuleViolation(f"there is no monster {monster!r} in this game's content")
+        if rid not in regions:
+            raise RuleViolation(f"there is no region {rid!r} on this board")
+    need = warlord_need(state, len(order))
+    excluded = data["excluded_lands"]
+    if len(set(excluded)) != need["excluded_lands"] or len(excluded) != len(set(excluded)):
+        raise RuleViolation(
+            f"with {len(order)} players, {need['excluded_lands']} Land(s) do not count for "
+            f"Warlord ({len(excluded)} named)"
+        )
+    for land in excluded:
+        if land not in content["lands"]:
+            raise RuleViolation(f"there is no land {land!r} on this board")
+    king = data["king_of_kings"]
+    if len(order) == 2:
+        king = content["victory"]["king_with_two_players"] if king is None else king
+    elif king is False:
+        raise RuleViolation("King of Kings may be left out only in a game of two players")
+    else:
+        king = True
+
+    start = content["start"]
+    state["game"] = {
+        "id": data["game"],
+        "number": len(state["games"]) + 1,
+        "started_at": version,
+        "order": list(order),
+        "round": 1,
+        "turn": new_turn(1, order[0]),
+        "regions": {
+            rid: {
+                "controller": held.get(rid),
+                "hoplites": {held[rid]: data["hoplites"][held[rid]][rid]} if rid in held else {},
+                "fortified": {},
+                "temple": False,
+            }
+            for rid in regions
+        },
+        "heroes": {
+            p: {"region": data["heroes"][p], "wounds": 0, **start["attributes"]} for p in order
+        },
+        "priests": {p: start["priests"] for p in order},
+        "tokens": {p: [] for p in order},
+        "monuments": {
+            mid: {"region": m["region"], "level": start["monument_level"], "priests": {}}
+            for mid, m in content["monuments"].items()
+        },
+        "artifacts": {aid: {"owner": None, "charged": True} for aid in content["artifacts"]},
+        "monsters": dict(data["monsters"]),
+        "slain": {p: [] for p in order},
+        "contested": [],
+        "battle": None,
+        "battles": [],
+        "hunt": None,
+        "king_of_kings": king,
+        "king": None,
+        "excluded_lands": list(excluded),
+        "events_drawn": [],
+        "last": {"version": version, "type": "GameStarted", "player": None},
+        "over": None,
+    }
+    for player in order:
+        state["standings"][player]["played"] += 1
+
+
+def _end(state, game, winner, condition, version):
+    game["over"] = {"winner": winner, "condition": condition, "version": version}
+    if winner:
+        standing = state["standings"][winner]
+        standing["won"] += 1
+        standing["by"][condition] += 1
+    state["games"].append(
+        {
+            "id": game["id"],
+            "players": list(game["order"]),
+            "winner": winner,
+            "condition": condition,
+            "rounds": game["round"],
+            "ended_at": version,
+        }
+    )
+
+
+def _check_victory(state, game, acting, version):
+    """End the game the instant a player meets a victory condition (the actor first)."""
+    king = game["king"]
+    if king and king["tokens"] == 0 and not king["resolved"]:
+        king["resolved"] = True
+        holder = game["regions"][king["region"]]["controller"]
+        if holder:
+            _end(state, game, holder, "king_of_kings", version)
+            return
+    order = game["order"]
+    if acting in order:
+        at = order.index(acting)
+        order = order[at:] + order[:at]
+    victory = state["content"]["victory"]
+    need = warlord_need(state, len(game["order"]))["lands"]
+    for player in order:
+        if len(game["slain"][player]) >= victory["slayer_monsters"]:
+            _end(state, game, player, "slayer", version)
+        elif temples_controlled(game, player) >= victory["favoured_temples"]:
+            _end(state, game, player, "favoured", version)
+        elif len(lands_controlled(state, player)) >= need:
+            _end(state, game, player, "warlord", version)
+        else:
+            continue
+        return
+
+
+# -- turns ---------------------------------------------------------------------------------
+
+
+def new_turn(number: int, player: str) -> dict:
+    """A turn as it begins: no action taken yet."""
+    return {
+        "number": number,
+        "player": player,
+        "normal": [],
+        "special": None,
+        "phase": None,
+        "hero_path": None,
+        "priests_gained": None,
+        "event_card": None,
+    }
+
+
+def turn_ended(state, game, data):
+    player = data["player"]
+    _my_turn(state, game, player)
+    if not game["turn"]["special"]:
+        raise RuleViolation(
+            f"a turn ends after exactly one special action ({name(state, player)} took none)"
+        )
+    order = game["order"]
+    following = order[(order.index(player) + 1) % len(order)]
+    game["turn"] = new_turn(game["turn"]["number"] + 1, following)
+    game["hunt"] = None
+
+
+# -- normal actions ------------------------------------------------------------------------
+
+
+def artifacts_used(state, game, data):
+    _normal_action(state, game, data, "artifacts")
+    player = data["player"]
+    if len(set(data["artifacts"])) != len(data["artifacts"]):
+        raise RuleViolation("an artifact is used once until it is charged again")
+    for aid in data["artifacts"]:
+        held = game["artifacts"].get(aid)
+        if held is None or held["owner"] != player:
+            raise RuleViolation(f"{name(state, player)} does not hold {artifact_name(state, aid)}")
+        if not held["charged"]:
+            raise RuleViolation(
+                f"only a charged artifact is used ({artifact_name(state, aid)} of "
+                f"{name(state, player)} charges again when a Monument is built)"
+            )
+    for aid in data["artifacts"]:
+        game["artifacts"][aid]["charged"] = False
+    game["turn"]["normal"].append("artifacts")
+
+
+def hero_moved(state, game, data):
+    _normal_action(state, game, data, "hero")
+    player = data["player"]
+    hero = game["heroes"][player]
+    path = data["path"]
+    who = name(state, player)
+    if len(path) > hero["speed"]:
+        raise RuleViolation(
+            f"a hero moves at most its Speed in regions ({who}'s hero has Speed "
+            f"{hero['speed']}, the path has {len(path)})"
+        )
+    here = hero["region"]
+    for step in path:
+        region(state, step)
+        if step not in state["neighbours"][here]:
+            raise RuleViolation(
+                f"a hero moves from a region to an adjacent one ({who}'s hero from "
+                f"{region_name(state, here)} to {region_name(state, step)})"
+            )
+        here = step
+    game["turn"]["hero_path"] = [hero["region"], *path]
+    hero["region"] = here
+    game["turn"]["normal"].append("hero")
+
+
+def _check_moves(state, game, player, moves):
+    left: dict[str, int] = {}
+    for move in moves:
+        origin, destination = move["origin"], move["destination"]
+        place = region(state, origin)
+        region(state, destination)
+        if destination not in state["neighbours"][origin]:
+            raise RuleViolation(
+                f"hoplites move to an adjacent region ({name(state, player)} from "
+                f"{region_name(state, origin)} to {region_name(state, destination)})"
+            )
+        have = left.setdefault(origin, place["hoplites"].get(player, 0))
+        if move["count"] > have:
+            raise RuleViolation(
+                f"{name(state, player)} has {have} hoplite(s) left to move from "
+                f"{region_name(state, origin)}, not {move['count']}"
+            )
+        left[origin] = have - move["count"]
+
+
+def _kill(place, player, count):
+    """Remove hoplites, fortified ones last; returns how many died."""
+    have = place["hoplites"].get(player, 0)
+    dead = min(count, have)
+    remaining = have - dead
+    if remaining:
+        place["hoplites"][player] = remaining
+    else:
+        place["hoplites"].pop(player, None)
+    fortified = min(place["fortified"].get(player, 0), remaining)
+    if fortified:
+        place["fortified"][player] = fortified
+    else:
+        place["fortified"].pop(player, None)
+    return dead
+
+
+def _arrive(game, player, rid, count):
+    place = game["regions"][rid]
+    place["hoplites"][player] = place["hoplites"].get(player, 0) + count
+    if any(p != player for p in place["hoplites"]):
+        if rid not in game["contested"]:
+            game["contested"].append(rid)
+    else:
+        place["controller"] = player
+
+
+def _move_hoplites(game, player, moves):
+    for move in moves:
+        _kill(game["regions"][move["origin"]], player, move["count"])
+    for move in moves:
+        _arrive(game, player, move["destination"], move["count"])
+
+
+def hoplites_moved(state, game, data):
+    _normal_action(state, game, data, "hoplites")
+    _check_moves(state, game, data["player"], data["moves"])
+    _move_hoplites(game, data["player"], data["moves"])
+    game["turn"]["normal"].append("hoplites")
+
+
+def priests_sent(state, game, data):
+    _normal_action(state, game, data, "priests")
+    player = data["player"]
+    monument = game["monuments"].get(data["monument"])
+    if monument is None:
+        raise RuleViolation(f"there is no monument {data['monument']!r} on this board")
+    pool = game["priests"][player]
+    if data["count"] > pool:
+        raise RuleViolation(
+            f"{name(state, player)} has {pool} priest(s) in the pool, not {data['count']} to send"
+        )
+    game["priests"][player] = pool - data["count"]
+    monument["priests"][player] = monument["priests"].get(player, 0) + data["count"]
+    game["turn"]["normal"].append("priests")
+
+
+# -- special actions -----------------------------------------------------------------------
+
+
+def hoplites_recruited(state, game, data):
+    _special_action(state, game, data, "recruit")
+    player = data["player"]
+    total = 0
+    for placed in data["placed"]:
+        place = region(state, placed["region"])
+        if place["controller"] != player:
+            raise RuleViolation(
+                f"new hoplites go to regions their player controls ({name(state, player)} "
+                f"does not control {region_name(state, placed['region'])})"
+            )
+        total += placed["count"]
+    limit = state["content"]["limits"]["hoplites"]
+    after = hoplites_on_board(game, player) + total
+    if after > limit:
+        raise RuleViolation(
+            f"a player has at most {limit} hoplites ({name(state, player)} would have {after})"
+        )
+    _take_special(state, game, player, "recruit")
+    for placed in data["placed"]:
+        _arrive(game, player, placed["region"], placed["count"])
+
+
+def hoplites_marched(state, game, data):
+    _special_action(state, game, data, "march")
+    _check_moves(state, game, data["player"], data["moves"])
+    _take_special(state, game, data["player"], "march")
+    _move_hoplites(game, data["player"], data["moves"])
+
+
+def region_usurped(state, game, data):
+    _special_action(state, game, data, "usurp")
+    player, rid = data["player"], data["region"]
+    place = region(state, rid)
+    who, where = name(state, player), region_name(state, rid)
+    hero = game["heroes"][player]
+    if hero["region"] != rid:
+        raise RuleViolation(
+            f"a hero usurps the region it stands in ({who}'s hero is not in {where})"
+        )
+    others = [p for p in place["hoplites"] if p != player]
+    if others:
+        raise RuleViolation(
+            f"a region held by another player's hoplites is not usurped ({name(state, others[0])} "
+            f"holds {where})"
+        )
+    population = state["content"]["regions"][rid]["population"]
+    if hero["leadership"] < population:
+        raise RuleViolation(
+            f"a hero usurps a region whose population strength is no more than its Leadership "
+            f"({who} has Leadership {hero['leadership']}, {where} {population})"
+        )
+    if place["controller"] == player:
+        raise RuleViolation(f"{who} already controls {where}")
+    _take_special(state, game, player, "usurp")
+    place["controller"] = player
+
+
+def prayed(state, game, data):
+    _special_action(state, game, data, "prayer")
+    player = data["player"]
+    _take_special(state, game, player, "prayer")
+    limit = state["content"]["limits"]["priests"]
+    gain = min(state["content"]["prayer_priests"], limit - priests_owned(game, player))
+    game["priests"][player] += max(gain, 0)
+
+
+def hunt_began(state, game, data):
+    _special_action(state, game, data, "hunt")
+    player, monster = data["player"], data["monster"]
+    where = game["monsters"].get(monster)
+    if where is None:
+        raise RuleViolation(f"{monster_name(state, monster)} is not on the board to be hunted")
+    hero = game["heroes"][player]
+    if hero["region"] != where:
+        raise RuleViolation(
+            f"a hero hunts a monster in its own region ({name(state, player)}'s hero is in "
+            f"{region_name(state, hero['region'])}, {monster_name(state, monster)} in "
+            f"{region_name(state, where)})"
+        )
+    _take_special(state, game, player, "hunt")
+    game["hunt"] = {
+        "player": player,
+        "monster": monster,
+        "region": where,
+        "wounds": [],
+        "attacks": [],
+        "status": "hero",
+        "claimed": None,
+    }
+
+
+def monument_built(state, game, data):
+    _special_action(state, game, data, "build_monument")
+    player = data["player"]
+    monument = game["monuments"].get(data["monument"])
+    if monument is None:
+        raise RuleViolation(f"there is no monument {data['monument']!r} on this board")
+    levels = state["content"]["limits"]["monument_levels"]
+    if monument["level"] >= levels:
+        raise RuleViolation(
+            f"{monument_name(state, data['monument'])} is complete at {levels} levels"
+        )
+    _take_special(state, game, player, "build_monument")
+    monument["level"] += 1
+    # Priests on every Monument go home before the builder counts its Temples.
+    for built in game["monuments"].values():
+        for owner, count in built["priests"].items():
+            game["priests"][owner] += count
+        built["priests"] = {}
+    limit = state["content"]["limits"]["priests"]
+    gain = min(temples_controlled(game, player), limit - game["priests"][player])
+    game["priests"][player] += max(gain, 0)
+    game["turn"]["priests_gained"] = max(gain, 0)
+    # The round ends: every Used Action token comes off, every artifact is charged.
+    for tokens in game["tokens"].values():
+        tokens.clear()
+    for held in game["artifacts"].values():
+        held["charged"] = True
+    game["round"] += 1
+    game["turn"]["phase"] = "monster"
+    if monument["level"] == levels and game["king_of_kings"] and game["king"] is None:
+        game["king"] = {
+            "monument": data["monument"],
+            "region": monument["region"],
+            "builder": player,
+            "tokens": state["content"]["victory"]["king_turns"],
+            "resolved": False,
+        }
+
+
+def monster_phase_resolved(state, game, data):
+    player = data["player"]
+    _my_turn(state, game, player)
+    if game["turn"]["phase"] != "monster":
+        raise RuleViolation("the Monster Phase comes only after a Monument is built")
+    placed = dict(game["monsters"])
+    for entry in data["appeared"]:
+        monster = entry["monster"]
+        if monster not in state["content"]["monsters"]:
+            raise RuleViolation(f"there is no monster {monster!r} in this game's content")
+        if monster in placed:
+            raise RuleViolation(f"{monster_name(state, monster)} is already on the board")
+        if any(monster in slain for slain in game["slain"].values()):
+            raise RuleViolation(f"{monster_name(state, monster)} was slain in this game")
+        region(state, entry["region"])
+        placed[monster] = entry["region"]
+    for entry in data["moved"]:
+        if entry["monster"] not in placed:
+            raise RuleViolation(f"{monster_name(state, entry['monster'])} is not on the board")
+        region(state, entry["region"])
+        placed[entry["monster"]] = entry["region"]
+    game["monsters"] = placed
+    game["turn"]["phase"] = "event"
+
+
+def event_card_drawn(state, game, data):
+    player = data["player"]
+    _my_turn(state, game, player)
+    if game["turn"]["phase"] != "event":
+        raise RuleViolation("the Event Phase comes only after the Monster Phase")
+    deck = state["content"]["event_cards"]
+    card = data["card"]
+    if card not in deck:
+        raise RuleViolation(f"there is no event card {card!r} in this game's deck")
+    if card in game["events_drawn"]:
+        raise RuleViolation(f"the event card {deck[card]['name']} was drawn already from this deck")
+    game["events_drawn"].append(card)
+    if len(game["events_drawn"]) >= len(deck):
+        game["events_drawn"] = []  # the deck is shuffled again
+    game["turn"]["event_card"] = card
+    game["turn"]["phase"] = None
+
+
+# -- hunts ---------------------------------------------------------------------------------
+
+
+def _hunt(state, game, player, status):
+    hunt = game["hunt"]
+    if hunt is None or hunt["status"] not in ("hero", "monster"):
+        raise RuleViolation(f"{name(state, player)} is not hunting a monster")
+    if hunt["player"] != player:
+        raise RuleViolation(f"the hunt is {name(state, hunt['player'])}'s")
+    if hunt["status"] != status:
+        whose = "the hero" if hunt["status"] == "hero" else monster_name(state, hunt["monster"])
+        raise RuleViolation(f"{whose} attacks next in the hunt")
+    return hunt
+
+
+def hero_attacked(state, game, data):
+    player = data["player"]
+    hunt = _hunt(state, game, player, "hero")
+    monster = state["content"]["monsters"][hunt["monster"]]
+    cards = state["content"]["combat_cards"]
+    wounds = {w["id"]: w for w in monster["wounds"]}
+    beast = monster_name(state, hunt["monster"])
+    done = set(hunt["wounds"])
+    for entry in data["wounds"]:
+        wound = wounds.get(entry["wound"])
+        if wound is None:
+            raise RuleViolation(f"{beast} has no wound called {entry['wound']!r}")
+        if entry["wound"] in done:
+            raise RuleViolation(f"{beast}'s {entry['wound']} is already wounded")
+        done.add(entry["wound"])
+        symbols = []
+        for card in entry["cards"]:
+            if card not in cards:
+                raise RuleViolation(f"there is no combat card {card!r}")
+            symbols.append(cards[card]["symbol"])
+        if Counter(symbols) != Counter(wound["symbols"]):
+            raise RuleViolation(
+                f"a wound takes combat cards matching its symbols ({beast}'s {entry['wound']} "
+                f"takes {', '.join(wound['symbols'])}; {name(state, player)} discarded "
+                f"{', '.join(symbols)})"
+            )
+    hunt["wounds"].extend(entry["wound"] for entry in data["wounds"])
+    if not data["wounds"]:
+        hunt["status"] = "failed"  # an attack that wounds nothing ends the hunt at once
+    elif len(hunt["wounds"]) == len(wounds):
+        hunt["status"] = "slain"
+        del game["monsters"][hunt["monster"]]
+        game["slain"][player].append(hunt["monster"])
+    else:
+        hunt["status"] = "monster"
+
+
+def monster_attacked(state, game, data):
+    player = data["player"]
+    hunt = _hunt(state, game, player, "monster")
+    attack = state["content"]["monsters"][hunt["monster"]]["attacks"][data["roll"][0] - 1]
+    game["heroes"][player]["wounds"] += attack["hero_wounds"]
+    hunt["attacks"].append({"roll": data["roll"][0], **attack})
+    hunt["status"] = "failed" if attack["ends_hunt"] else "hero"
+
+
+def hunt_reward_claimed(state, game, data):
+    player = data["player"]
+    hunt = game["hunt"]
+    who = name(state, player)
+    if hunt is None or hunt["player"] != player or hunt["status"] != "failed":
+        raise RuleViolation(f"a reward is claimed after a failed hunt ({who} has none this turn)")
+    if hunt["claimed"]:
+        raise RuleViolation(f"after a failed hunt a player claims one reward ({who} has one)")
+    beast = monster_name(state, hunt["monster"])
+    if data["wound"] not in hunt["wounds"]:
+        raise RuleViolation(
+            f"the reward is one of a wound inflicted ({beast}'s {data['wound']} was not)"
+        )
+    wound = next(
+        w
+        for w in state["content"]["monsters"][hunt["monster"]]["wounds"]
+        if w["id"] == data["wound"]
+    )
+    reward = wound["reward"]
+    if reward is None:
+        raise RuleViolation(
+            f"only a wound showing an artifact or a priest gives a reward ({beast}'s "
+            f"{data['wound']} shows neither)"
+        )
+    if reward == "priest":
+        limit = state["content"]["limits"]["priests"]
+        if data["artifact"] is not None:
+            raise RuleViolation(f"{beast}'s {data['wound']} gives a priest, not an artifact")
+        if priests_owned(game, player) >= limit:
+            raise RuleViolation(f"a player has at most {limit} priests ({who} has {limit})")
+        game["priests"][player] += 1
+    else:
+        _check_artifact_free(state, game, data["artifact"])
+        game["artifacts"][data["artifact"]]["owner"] = player
+    hunt["claimed"] = data["wound"]
+
+
+def _check_artifact_free(state, game, aid):
+    if aid is None:
+        raise RuleViolation("an artifact reward names the artifact taken")
+    held = game["artifacts"].get(aid)
+    if held is None:
+        raise RuleViolation(f"there is no artifact {aid!r} in this game's content")
+    if held["owner"]:
+        raise RuleViolation(f"{artifact_name(state, aid)} is held by {name(state, held['owner'])}")
+
+
+# -- battles -------------------------------------------------------------------------------
+
+
+def battle_began(state, game, data):
+    player, rid = data["player"], data["region"]
+    _my_turn(state, game, player)
+    if game["battle"]:
+        raise RuleViolation(
+            f"one battle at a time (the battle for {region_name(state, game['battle']['region'])} "
+            "goes on)"
+        )
+    if rid not in game["contested"]:
+        raise RuleViolation(f"there is no battle to fight in {region_name(state, rid)}")
+    place = game["regions"][rid]
+    if player not in place["hoplites"]:
+        raise RuleViolation(f"{name(state, player)} has no hoplites in {region_name(state, rid)}")
+    defender = next(p for p in place["hoplites"] if p != player)
+    game["battle"] = {
+        "region": rid,
+        "attacker": player,
+        "defender": defender,
+        "cards": {player: [], defender: []},
+        "next": player,
+        "passes": 0,
+        "outcome": None,
+    }
+
+
+def _battle_turn(state, game, player):
+    battle = game["battle"]
+    if battle is None:
+        raise RuleViolation(f"{name(state, player)} is in no battle")
+    if battle["outcome"]:
+        raise RuleViolation(
+            f"the battle for {region_name(state, battle['region'])} is decided: no more cards"
+        )
+    if player not in battle["cards"]:
+        raise RuleViolation(
+            f"{name(state, player)} does not fight in {region_name(state, battle['region'])}"
+        )
+    if battle["next"] != player:
+        raise RuleViolation(
+            f"players take turns in a battle: {name(state, battle['next'])} plays a card or "
+            "passes next"
+        )
+    return battle
+
+
+def _other(battle, player):
+    return battle["defender"] if player == battle["attacker"] else battle["attacker"]
+
+
+def combat_card_played(state, game, data):
+    player = data["player"]
+    battle = _battle_turn(state, game, player)
+    if data["card"] not in state["content"]["combat_cards"]:
+        raise RuleViolation(f"there is no combat card {data['card']!r}")
+    battle["cards"][player].append(data["card"])
+    battle["passes"] = 0
+    battle["next"] = _other(battle, player)
+
+
+def battle_passed(state, game, data):
+    player = data["player"]
+    battle = _battle_turn(state, game, player)
+    battle["passes"] += 1
+    battle["next"] = _other(battle, player)
+    if battle["passes"] >= 2:
+        _decide(state, game, battle)
+
+
+def _decide(state, game, battle):
+    """Both passed: compare Army Strength (ties to the defender), then count the dead."""
+    place = game["regions"][battle["region"]]
+    cards = state["content"]["combat_cards"]
+    bonus = state["content"]["battle"]["fortification_bonus"]
+    strength, casualties = {}, {}
+    for side in (battle["attacker"], battle["defender"]):
+        played = [cards[c] for c in battle["cards"][side]]
+        strength[side] = (
+            place["hoplites"].get(side, 0)
+            + sum(c["strength"] for c in played)
+            + bonus * place["fortified"].get(side, 0)
+        )
+        casualties[side] = sum(c["casualties"] for c in played)
+    attacker, defender = battle["attacker"], battle["defender"]
+    winner = attacker if strength[attacker] > strength[defender] else defender
+    loser = _other(battle, winner)
+    casualties[loser] += 1
+    killed = {side: _kill(place, side, casualties[side]) for side in casualties}
+    battle["next"] = None
+    battle["outcome"] = {
+        "winner": winner,
+        "loser": loser,
+        "strength": strength,
+        "killed": killed,
+        "retreat": None,
+    }
+    if not place["hoplites"].get(loser):
+        _battle_over(game, battle)
+
+
+def army_retreated(state, game, data):
+    player = data["player"]
+    battle = game["battle"]
+    if battle is None or battle["outcome"] is None:
+        raise RuleViolation("an army retreats only after losing a battle")
+    if battle["outcome"]["loser"] != player:
+        raise RuleViolation(
+            f"the loser retreats: {name(state, battle['outcome']['loser'])}, not "
+            f"{name(state, player)}"
+        )
+    legal = legal_retreats(state, game, battle)
+    to = data["to"]
+    where = region_name(state, battle["region"])
+    if to is None and legal:
+        raise RuleViolation(
+            f"the loser retreats when it can ({name(state, player)} may retreat from {where} to "
+            f"{', '.join(region_name(state, r) for r in legal)})"
+        )
+    if to is not None and to not in legal:
+        region(state, to)
+        raise RuleViolation(
+            f"the loser retreats to an adjacent region free of other players ({name(state, player)}"
+            f" cannot go from {where} to {region_name(state, to)})"
+        )
+    place = game["regions"][battle["region"]]
+    count = place["hoplites"].get(player, 0)
+    _kill(place, player, count)
+    if to is not None:
+        _arrive(game, player, to, count)
+        battle["outcome"]["retreat"] = to
+    else:
+        battle["outcome"]["killed"][player] += count
+    _battle_over(game, battle)
+
+
+def _battle_over(game, battle):
+    rid = battle["region"]
+    winner = battle["outcome"]["winner"]
+    place = game["regions"][rid]
+    if place["hoplites"].get(winner):
+        place["controller"] = winner
+    game["contested"].remove(rid)
+    game["battles"].append(battle)
+    game["battle"] = None
+
+
+# -- effects -------------------------------------------------------------------------------
+
+
+def region_control_changed(state, game, data):
+    rid, player = data["region"], data["player"]
+    place = region(state, rid)
+    others = [p for p in place["hoplites"] if p != player]
+    if player is not None and others:
+        raise RuleViolation(
+            f"a region held by another player's hoplites changes hands by battle "
+            f"({name(state, others[0])} holds {region_name(state, rid)})"
+        )
+    place["controller"] = player
+
+
+def temple_built(state, game, data):
+    player, rid = data["player"], data["region"]
+    place = region(state, rid)
+    where = region_name(state, rid)
+    if not state["content"]["regions"][rid]["temple_site"]:
+        raise RuleViolation(f"a temple is built on a temple site ({where} has none)")
+    if place["temple"]:
+        raise RuleViolation(f"{where} already has its temple")
+    if place["controller"] != player:
+        raise RuleViolation(
+            f"a temple is built in a region its builder controls ({name(state, player)} does not "
+            f"control {where})"
+        )
+    place["temple"] = True
+
+
+def hoplites_fortified(state, game, data):
+    player, rid = data["player"], data["region"]
+    place = region(state, rid)
+    loose = place["hoplites"].get(player, 0) - place["fortified"].get(player, 0)
+    if data["count"] > loose:
+        raise RuleViolation(
+            f"{name(state, player)} has {loose} hoplite(s) to fortify in {region_name(state, rid)}, "
+            f"not {data['count']}"
+        )
+    place["fortified"][player] = place["fortified"].get(player, 0) + data["count"]
+
+
+def artifact_gained(state, game, data):
+    _check_artifact_free(state, game, data["artifact"])
+    game["artifacts"][data["artifact"]] = {"owner": data["player"], "charged": True}
+
+
+def hero_attribute_changed(state, game, data):
+    top = state["content"]["limits"]["attribute_max"]
+    if data["value"] > top:
+        raise RuleViolation(f"a hero's {data['attribute']} goes up to {top}, not {data['value']}")
+    game["heroes"][data["player"]][data["attribute"]] = data["value"]
+
+
+HANDLERS = {
+    "TurnEnded": turn_ended,
+    "ArtifactsUsed": artifacts_used,
+    "HeroMoved": hero_moved,
+    "HoplitesMoved": hoplites_moved,
+    "PriestsSent": priests_sent,
+    "HoplitesRecruited": hoplites_recruited,
+    "HoplitesMarched": hoplites_marched,
+    "RegionUsurped": region_usurped,
+    "Prayed": prayed,
+    "HuntBegan": hunt_began,
+    "MonumentBuilt": monument_built,
+    "MonsterPhaseResolved": monster_phase_resolved,
+    "EventCardDrawn": event_card_drawn,
+    "HeroAttacked": hero_attacked,
+    "MonsterAttacked": monster_attacked,
+    "HuntRewardClaimed": hunt_reward_claimed,
+    "BattleBegan": battle_began,
+    "CombatCardPlayed": combat_card_played,
+    "BattlePassed": battle_passed,
+    "ArmyRetreated": army_retreated,
+    "RegionControlChanged": region_control_changed,
+    "TempleBuilt": temple_built,
+    "HoplitesFortified": hoplites_fortified,
+    "ArtifactGained": artifact_gained,
+    "HeroAttributeChanged": hero_attribute_changed,
+}

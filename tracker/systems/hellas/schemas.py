@@ -1,0 +1,280 @@
+"""The event schemas of Lords of Hellas: what each recorded fact holds."""
+
+from __future__ import annotations
+
+import re
+
+from marshmallow import ValidationError, fields, validate
+
+from tracker.dice import Dice, Drawn
+from tracker.systems.base import EventSchema
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
+ATTRIBUTES = ("leadership", "strength", "speed")
+
+
+def Id(**kwargs):
+    """An identifier of a player, region, monster, card...: lower-case letters, digits, dashes."""
+    kwargs.setdefault("required", True)
+    return fields.Str(
+        validate=validate.Regexp(ID_PATTERN, error="use lower-case letters, digits and dashes"),
+        **kwargs,
+    )
+
+
+def Count(low=1, high=99, **kwargs):
+    kwargs.setdefault("required", True)
+    return fields.Integer(strict=True, validate=validate.Range(min=low, max=high), **kwargs)
+
+
+class EventCard(Drawn):
+    """The card drawn in the Event Phase: the server draws one not yet seen since the reshuffle."""
+
+    label = "event card"
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def draw(self, roller, data, state):
+        deck = sorted(state["content"]["event_cards"])
+        game = state.get("game") or {}
+        seen = set(game.get("events_drawn") or ())
+        return roller.choice([card for card in deck if card not in seen] or deck)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not ID_PATTERN.match(value):
+            raise ValidationError("an event card is named by its id, such as 'red-comet'")
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+# -- settings ------------------------------------------------------------------------------
+
+
+class PlayerSchema(EventSchema):
+    id = Id()
+    name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
+
+
+class SettingsSchema(EventSchema):
+    players = fields.List(
+        fields.Nested(PlayerSchema), required=True, validate=validate.Length(min=2, max=4)
+    )
+    pack = fields.Str(load_default="base")
+    content = fields.Dict(required=True)
+
+
+# -- parts ---------------------------------------------------------------------------------
+
+
+class MoveSchema(EventSchema):
+    origin = Id()
+    destination = Id()
+    count = Count(1, 15)
+
+
+class PlacementSchema(EventSchema):
+    region = Id()
+    count = Count(1, 15)
+
+
+class MonsterPlacementSchema(EventSchema):
+    monster = Id()
+    region = Id()
+
+
+class WoundSchema(EventSchema):
+    wound = Id()
+    cards = fields.List(Id(), required=True, validate=validate.Length(min=1, max=6))
+
+
+# -- the game ------------------------------------------------------------------------------
+
+
+class GameStarted(EventSchema):
+    game = Id()
+    order = fields.List(Id(), required=True, validate=validate.Length(min=2, max=4))
+    heroes = fields.Dict(keys=fields.Str(), values=Id(), required=True)
+    hoplites = fields.Dict(
+        keys=fields.Str(),
+        values=fields.Dict(keys=fields.Str(), values=Count(1, 15)),
+        required=True,
+    )
+    monsters = fields.Dict(keys=fields.Str(), values=Id(), load_default=dict)
+    excluded_lands = fields.List(Id(), load_default=list)
+    king_of_kings = fields.Boolean(load_default=None, allow_none=True)
+
+
+class GameAbandoned(EventSchema):
+    reason = fields.Str(required=True, validate=validate.Length(min=1, max=300))
+
+
+class PlayerEvent(EventSchema):
+    player = Id()
+
+
+class TurnEnded(PlayerEvent):
+    pass
+
+
+# normal actions
+
+
+class ArtifactsUsed(PlayerEvent):
+    artifacts = fields.List(Id(), required=True, validate=validate.Length(min=1, max=6))
+
+
+class HeroMoved(PlayerEvent):
+    path = fields.List(Id(), required=True, validate=validate.Length(min=1, max=10))
+
+
+class HoplitesMoved(PlayerEvent):
+    moves = fields.List(
+        fields.Nested(MoveSchema), required=True, validate=validate.Length(min=1, max=20)
+    )
+
+
+class PriestsSent(PlayerEvent):
+    monument = Id()
+    count = Count(1, 4)
+
+
+# special actions
+
+
+class HoplitesRecruited(PlayerEvent):
+    placed = fields.List(
+        fields.Nested(PlacementSchema), required=True, validate=validate.Length(min=1, max=19)
+    )
+
+
+class HoplitesMarched(HoplitesMoved):
+    pass
+
+
+class RegionUsurped(PlayerEvent):
+    region = Id()
+
+
+class Prayed(PlayerEvent):
+    pass
+
+
+class HuntBegan(PlayerEvent):
+    monster = Id()
+
+
+class MonumentBuilt(PlayerEvent):
+    monument = Id()
+
+
+# the end of a round
+
+
+class MonsterPhaseResolved(PlayerEvent):
+    appeared = fields.List(fields.Nested(MonsterPlacementSchema), load_default=list)
+    moved = fields.List(fields.Nested(MonsterPlacementSchema), load_default=list)
+
+
+class EventCardDrawn(PlayerEvent):
+    card = EventCard()
+
+
+# hunts
+
+
+class HeroAttacked(PlayerEvent):
+    wounds = fields.List(fields.Nested(WoundSchema), required=True)
+
+
+class MonsterAttacked(PlayerEvent):
+    roll = Dice("D6")
+
+
+class HuntRewardClaimed(PlayerEvent):
+    wound = Id()
+    artifact = Id(required=False, load_default=None, allow_none=True)
+
+
+# battles
+
+
+class BattleBegan(PlayerEvent):
+    region = Id()
+
+
+class CombatCardPlayed(PlayerEvent):
+    card = Id()
+
+
+class BattlePassed(PlayerEvent):
+    pass
+
+
+class ArmyRetreated(PlayerEvent):
+    to = Id(required=False, load_default=None, allow_none=True)
+
+
+# effects of cards, quests and rewards
+
+
+class RegionControlChanged(EventSchema):
+    region = Id()
+    player = Id(allow_none=True)
+    reason = fields.Str(required=True, validate=validate.Length(min=1, max=200))
+
+
+class TempleBuilt(PlayerEvent):
+    region = Id()
+
+
+class HoplitesFortified(PlayerEvent):
+    region = Id()
+    count = Count(1, 15)
+
+
+class ArtifactGained(PlayerEvent):
+    artifact = Id()
+
+
+class HeroAttributeChanged(PlayerEvent):
+    attribute = fields.Str(required=True, validate=validate.OneOf(ATTRIBUTES))
+    value = Count(1, 9)
+
+
+EVENTS = {
+    cls.__name__: cls
+    for cls in (
+        GameStarted,
+        GameAbandoned,
+        TurnEnded,
+        ArtifactsUsed,
+        HeroMoved,
+        HoplitesMoved,
+        PriestsSent,
+        HoplitesRecruited,
+        HoplitesMarched,
+        RegionUsurped,
+        Prayed,
+        HuntBegan,
+        MonumentBuilt,
+        MonsterPhaseResolved,
+        EventCardDrawn,
+        HeroAttacked,
+        MonsterAttacked,
+        HuntRewardClaimed,
+        BattleBegan,
+        CombatCardPlayed,
+        BattlePassed,
+        ArmyRetreated,
+        RegionControlChanged,
+        TempleBuilt,
+        HoplitesFortified,
+        ArtifactGained,
+        HeroAttributeChanged,
+    )
+}

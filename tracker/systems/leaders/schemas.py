@@ -1,0 +1,225 @@
+"""Marshmallow schemas of the Leaders settings and events, and the chance the server draws."""
+
+from __future__ import annotations
+
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from tracker.dice import Drawn
+from tracker.systems.base import EventSchema
+
+MODES = ("standard", "expert")
+ABILITIES = (
+    "leader",
+    "acrobat",
+    "rider",
+    "colossus",
+    "royal-guard",
+    "illusionist",
+    "claw",
+    "manipulator",
+    "wanderer",
+    "brewmaster",
+    "archer",
+    "assassin",
+    "jailer",
+    "protector",
+    "vizier",
+    "hermit",
+    "cub",
+    "nemesis",
+)
+IDENT = validate.Regexp(
+    r"^[a-z0-9][a-z0-9-]{0,39}$", error="use lower-case letters, digits, dashes"
+)
+
+
+def Coord(**kwargs):
+    """A space as [q, r], two strict integers."""
+    return fields.List(
+        fields.Integer(strict=True),
+        validate=validate.Length(equal=2, error="a space is [q, r]"),
+        **kwargs,
+    )
+
+
+def Ident(**kwargs):
+    return fields.Str(validate=IDENT, **kwargs)
+
+
+# -- chance ---------------------------------------------------------------------------------
+
+
+class ShuffledDeck(Drawn):
+    """The character cards of a match in the order the shuffle left them (top first)."""
+
+    label = "shuffled deck"
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def draw(self, roller, data, state):
+        match = (state or {}).get("match") or {}
+        return roller.shuffle(match.get("pool") or [])
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
+            raise ValidationError("a shuffled deck is a list of card ids")
+        if len(set(value)) != len(value):
+            raise ValidationError("a shuffled deck holds each card once")
+        return list(value)
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class DrawnPlayer(Drawn):
+    """One of the campaign's two players, drawn by lot."""
+
+    label = "drawn player"
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def draw(self, roller, data, state):
+        return roller.choice([p["id"] for p in (state or {}).get("players", [])])
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not value:
+            raise ValidationError("the drawn player is a player id")
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+# -- settings -------------------------------------------------------------------------------
+
+
+class PlayerSchema(EventSchema):
+    id = Ident(required=True)
+    name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
+
+
+class SeatSchema(EventSchema):
+    start = Coord(required=True)
+    recruitment = fields.List(Coord(), required=True, validate=validate.Length(min=1))
+
+
+class BoardSchema(EventSchema):
+    id = fields.Str(required=True)
+    title = fields.Str(load_default="")
+    cells = fields.List(Coord(), required=True, validate=validate.Length(min=7))
+    seats = fields.List(fields.Nested(SeatSchema), required=True, validate=validate.Length(equal=2))
+
+
+class LeaderFigureSchema(EventSchema):
+    id = Ident(required=True)
+    name = fields.Str(required=True)
+
+
+class PieceSchema(EventSchema):
+    id = Ident(required=True)
+    name = fields.Str(required=True)
+    ability = fields.Str(required=True, validate=validate.OneOf(ABILITIES[1:]))
+
+
+class CardSchema(EventSchema):
+    id = Ident(required=True)
+    pieces = fields.List(
+        fields.Nested(PieceSchema), required=True, validate=validate.Length(min=1, max=2)
+    )
+
+
+class CharactersSchema(EventSchema):
+    leaders = fields.List(
+        fields.Nested(LeaderFigureSchema), required=True, validate=validate.Length(min=2)
+    )
+    cards = fields.List(fields.Nested(CardSchema), required=True)
+
+
+class SettingsSchema(EventSchema):
+    players = fields.List(
+        fields.Nested(PlayerSchema), required=True, validate=validate.Length(equal=2)
+    )
+    board = fields.Nested(BoardSchema, required=True)
+    characters = fields.Nested(CharactersSchema, required=True)
+
+    @validates_schema
+    def _distinct(self, data, **kwargs):
+        ids = [p["id"] for p in data.get("players", [])]
+        if len(set(ids)) != len(ids):
+            raise ValidationError("the two players need different ids", "players")
+
+
+# -- events ---------------------------------------------------------------------------------
+
+
+class MatchStartedSchema(EventSchema):
+    match = Ident(required=True)
+    mode = fields.Str(load_default="standard", validate=validate.OneOf(MODES))
+
+
+class LeaderChosenSchema(EventSchema):
+    player = fields.Str(required=True)
+    leader = fields.Str(required=True)
+
+
+class DeckShuffledSchema(EventSchema):
+    deck = ShuffledDeck()
+
+
+class FirstPlayerDrawnSchema(EventSchema):
+    first = DrawnPlayer()
+
+
+class CharacterExiledSchema(EventSchema):
+    player = fields.Str(required=True)
+    card = fields.Str(required=True)
+
+
+class CharacterMovedSchema(EventSchema):
+    player = fields.Str(required=True)
+    character = fields.Str(required=True)
+    path = fields.List(Coord(), required=True, validate=validate.Length(min=1, max=2))
+
+
+class AbilityUsedSchema(EventSchema):
+    player = fields.Str(required=True)
+    character = fields.Str(required=True)
+    target = fields.Str(load_default=None, allow_none=True)
+    path = fields.List(Coord(), load_default=list, validate=validate.Length(max=2))
+    form = fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(("move", "pull")))
+
+
+class NemesisMovedSchema(EventSchema):
+    player = fields.Str(required=True)
+    path = fields.List(Coord(), required=True, validate=validate.Length(min=1, max=2))
+
+
+class PlayerOnlySchema(EventSchema):
+    player = fields.Str(required=True)
+
+
+class CharacterRecruitedSchema(EventSchema):
+    player = fields.Str(required=True)
+    card = fields.Str(required=True)
+    spaces = fields.List(Coord(), required=True, validate=validate.Length(min=1, max=2))
+
+
+EVENTS = {
+    "MatchStarted": MatchStartedSchema,
+    "LeaderChosen": LeaderChosenSchema,
+    "DeckShuffled": DeckShuffledSchema,
+    "FirstPlayerDrawn": FirstPlayerDrawnSchema,
+    "CharacterExiled": CharacterExiledSchema,
+    "CharacterMoved": CharacterMovedSchema,
+    "AbilityUsed": AbilityUsedSchema,
+    "NemesisMoved": NemesisMovedSchema,
+    "ActionPhaseEnded": PlayerOnlySchema,
+    "CharacterRecruited": CharacterRecruitedSchema,
+    "TurnEnded": PlayerOnlySchema,
+}

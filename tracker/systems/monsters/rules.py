@@ -1,0 +1,891 @@
+"""The rules of monster battles: each event checked against them, then folded into the state.
+
+Every handler checks all its rules first and raises `RuleViolation` in the words a player
+would use at the table; only then does it change the state, in place.
+"""
+
+from __future__ import annotations
+
+from tracker.errors import RuleViolation
+
+from . import hexes
+from .hexes import shown
+
+#: steps a turn for the figures that go on foot; fliers go anywhere
+STEPS = {"walker": 3, "runner": 5}
+#: what a defender's ground adds to its total (a castle counts +3 whatever it stands on)
+GROUND = {"castle": 3, "mountains": 3, "forest": 1}
+REASONS = ("king-killed", "castle-taken", "both-kings-fell", "conceded")
+
+
+# -- the state ---------------------------------------------------------------------------------
+
+
+def initial_state(settings: dict) -> dict:
+    players = settings["players"]
+    return {
+        "sides": {p["id"]: p["name"] for p in players},
+        "order": [p["id"] for p in players],
+        "maps": settings["maps"],
+        "figures": settings["figures"],
+        "battle": None,
+        "battles": [],
+        "standings": {p["id"]: {"played": 0, "won": 0, "lost": 0, "drawn": 0} for p in players},
+        "records": {},
+    }
+
+
+def apply(state: dict, event) -> dict:
+    handler = HANDLERS.get(event.type)
+    if handler is None:
+        raise RuleViolation(f"monster battles have no event called {event.type}")
+    handler(state, event.data)
+    return state
+
+
+# -- small helpers -----------------------------------------------------------------------------
+
+
+def other(state: dict, side: str) -> str:
+    first, second = state["order"]
+    return second if side == first else first
+
+
+def who(state: dict, piece: dict) -> str:
+    """A figure as players name it: Alice's Bear."""
+    return f"{state['sides'][piece['side']]}'s {piece['name']}"
+
+
+def strength(state: dict, piece: dict) -> int:
+    return state["figures"][piece["kind"]]["strength"][str(piece["lives"])]
+
+
+def alive(battle: dict, side: str | None = None):
+    """The figures on the board (of one side when given)."""
+    return [
+        p
+        for p in battle["pieces"].values()
+        if p["pos"] is not None and (side is None or p["side"] == side)
+    ]
+
+
+def king_of(battle: dict, side: str) -> dict:
+    return battle["pieces"][battle["kings"][side]]
+
+
+def lone_king(battle: dict, side: str) -> bool:
+    """True when a side's king is its only figure left on the board."""
+    left = alive(battle, side)
+    return len(left) == 1 and left[0]["king"]
+
+
+def may_refuse(battle: dict, flier: dict) -> bool:
+    """A flier may refuse to come down unless it is its side's last figure besides the king."""
+    others = [p for p in alive(battle, flier["side"]) if not p["king"] and p is not flier]
+    return bool(others)
+
+
+def _battle(state: dict, data: dict) -> dict:
+    battle = state["battle"]
+    if battle is None or battle["phase"] == "ended":
+        raise RuleViolation("no battle is under way: begin one first")
+    if data["battle"] != battle["id"]:
+        raise RuleViolation(f"the battle under way is {battle['id']}, not {data['battle']}")
+    return battle
+
+
+def _piece(battle: dict, piece_id: str) -> dict:
+    piece = battle["pieces"].get(piece_id)
+    if piece is None:
+        raise RuleViolation(f"there is no figure {piece_id!r} in battle {battle['id']}")
+    return piece
+
+
+def _on_board(state: dict, battle: dict, piece_id: str) -> dict:
+    piece = _piece(battle, piece_id)
+    if piece["pos"] is None:
+        if piece["lives"] == 0:
+            raise RuleViolation(f"{who(state, piece)} was killed and has left the battle")
+        raise RuleViolation(f"{who(state, piece)} is not on the board yet")
+    return piece
+
+
+def _fighting(state: dict, battle: dict) -> None:
+    phase = battle["phase"]
+    if phase == "choosing":
+        raise RuleViolation("the figures are chosen and placed before the first move")
+    if phase == "placing":
+        missing = [p for p in battle["pieces"].values() if p["pos"] is None]
+        raise RuleViolation(
+            f"every figure is placed before the first move ({who(state, missing[0])} is not)"
+        )
+    if phase == "decided":
+        raise RuleViolation(
+            f"battle {battle['id']} is decided ({outcome_words(state, battle)}); record its end"
+        )
+
+
+def outcome_words(state: dict, battle: dict) -> str:
+    outcome = battle["outcome"]
+    reason, winner = outcome["reason"], outcome["winner"]
+    if reason == "both-kings-fell":
+        return "both kings fell at once"
+    loser = state["sides"][other(state, winner)]
+    if reason == "king-killed":
+        return f"{loser}'s king was killed"
+    if reason == "castle-taken":
+        return f"{state['sides'][winner]}'s king entered {loser}'s castle"
+    return f"{loser} conceded"
+
+
+def _coord(value) -> str:
+    return hexes.key(value[0], value[1])
+
+
+# -- setting up a battle -----------------------------------------------------------------------
+
+
+def battle_begun(state: dict, data: dict) -> None:
+    current = state["battle"]
+    if current is not None and current["phase"] != "ended":
+        raise RuleViolation(
+            f"battle {current['id']} is still under way: end it before beginning another"
+        )
+    if any(b["id"] == data["battle"] for b in state["battles"]):
+        raise RuleViolation(f"this campaign already had a battle called {data['battle']}")
+    chosen = state["maps"].get(data["map"])
+    if chosen is None:
+        known = ", ".join(sorted(state["maps"]))
+        raise RuleViolation(f"there is no map called {data['map']!r} (there are: {known})")
+    if data["first"] not in state["sides"]:
+        names = ", ".join(state["order"])
+        raise RuleViolation(f"{data['first']!r} is not a player of this campaign ({names})")
+    spaces, castles = hexes.parse_rows(chosen["rows"])
+    first, second = state["order"]
+    state["battle"] = {
+        "id": data["battle"],
+        "map": data["map"],
+        "map_name": chosen["name"],
+        "spaces": spaces,
+        "castles": {first: castles["A"], second: castles["B"]},
+        "first": data["first"],
+        "phase": "choosing",
+        "king": None,
+        "kings": {},
+        "pieces": {},
+        "board": {},
+        "turn": None,
+        "last_attack_by": None,
+        "outcome": None,
+        "last_action": {"type": "begun"},
+    }
+
+
+def figures_chosen(state: dict, data: dict) -> None:
+    battle = _battle(state, data)
+    if battle["phase"] != "choosing":
+        raise RuleViolation(f"the figures of battle {battle['id']} are chosen already")
+    figures = state["figures"]
+    for kind in data["figures"]:
+        if kind not in figures:
+            known = ", ".join(sorted(figures))
+            raise RuleViolation(f"there is no figure called {kind!r} (there are: {known})")
+    king = data["king"]
+    if king not in data["figures"]:
+        raise RuleViolation(f"the king is one of the chosen figures ({king!r} is not)")
+    if figures[king]["movement"] == "flier":
+        raise RuleViolation(
+            f"a king is a walker or a runner, never a flier ({figures[king]['name']})"
+        )
+    seen: dict[str, int] = {}
+    order = []
+    for kind in data["figures"]:
+        seen[kind] = seen.get(kind, 0) + 1
+        order.append((kind, seen[kind]))
+    for side in state["order"]:
+        for kind, n in order:
+            figure = figures[kind]
+            piece_id = f"{side}-{kind}" if n == 1 else f"{side}-{kind}-{n}"
+            is_king = kind == king and n == 1
+            battle["pieces"][piece_id] = {
+                "id": piece_id,
+                "side": side,
+                "kind": kind,
+                "name": figure["name"] if n == 1 else f"{figure['name']} {n}",
+                "movement": figure["movement"],
+                "lives": figure["lives"],
+                "max_lives": figure["lives"],
+                "king": is_king,
+                "pos": None,
+                "kills": 0,
+                "lives_lost": 0,
+            }
+            if is_king:
+                battle["kings"][side] = piece_id
+            record = state["records"].setdefault(
+                piece_id,
+                {
+                    "side": side,
+                    "kind": kind,
+                    "name": battle["pieces"][piece_id]["name"],
+                    "battles": 0,
+                    "kills": 0,
+                    "lives_lost": 0,
+                    "deaths": 0,
+                },
+            )
+            record["battles"] += 1
+    battle["king"] = king
+    battle["phase"] = "placing"
+    battle["last_action"] = {"type": "chosen", "figures": list(data["figures"]), "king": king}
+
+
+def figure_placed(state: dict, data: dict) -> None:
+    battle = _battle(state, data)
+    if battle["phase"] == "choosing":
+        raise RuleViolation("the figures are chosen before any is placed")
+    if battle["phase"] != "placing":
+        raise RuleViolation("figures are placed only before the first move")
+    piece = _piece(battle, data["piece"])
+    name = who(state, piece)
+    if piece["pos"] is not None:
+        raise RuleViolation(f"{name} is already placed at {shown(piece['pos'])}")
+    at = _coord(data["at"])
+    spaces = battle["spaces"]
+    if at not in spaces:
+        raise RuleViolation(f"{shown(at)} is not on the map ({name})")
+    side = piece["side"]
+    castle = battle["castles"][side]
+    if piece["king"]:
+        if at != castle:
+            raise RuleViolation(
+                f"the king starts in its own castle ({name} to {shown(at)}; "
+                f"the castle is {shown(castle)})"
+            )
+    else:
+        if king_of(battle, side)["pos"] is None:
+            raise RuleViolation(
+                f"the king is placed in its castle before the other figures ({name} waits)"
+            )
+        holder = battle["board"].get(at)
+        if holder is not None:
+            raise RuleViolation(
+                f"two figures never share a space ({shown(at)} holds "
+                f"{who(state, battle['pieces'][holder])})"
+            )
+        if not _may_stand(piece, spaces[at]):
+            raise RuleViolation(
+                f"a {piece['movement']} cannot stand in water ({name} to {shown(at)})"
+            )
+        far = hexes.distance(at, castle)
+        nearest = min(
+            (
+                hexes.distance(space, castle)
+                for space, terrain in spaces.items()
+                if space not in battle["board"] and _may_stand(piece, terrain)
+            ),
+            default=far,
+        )
+        if far > nearest:
+            raise RuleViolation(
+                f"figures start as close around their castle as free spaces allow "
+                f"({name} to {shown(at)} is {far} from the castle; free spaces "
+                f"{nearest} away remain)"
+            )
+    piece["pos"] = at
+    battle["board"][at] = piece["id"]
+    battle["last_action"] = {"type": "placed", "piece": piece["id"], "at": at}
+    if all(p["pos"] is not None for p in battle["pieces"].values()):
+        battle["phase"] = "fighting"
+        battle["turn"] = _turn(battle["first"], 1)
+
+
+def _may_stand(piece: dict, terrain: str) -> bool:
+    return terrain != "water" or piece["movement"] == "flier"
+
+
+def _turn(side: str, number: int) -> dict:
+    return {"side": side, "number": number, "moved": None, "answers": []}
+
+
+# -- movement ----------------------------------------------------------------------------------
+
+
+def check_path(state: dict, battle: dict, piece: dict, path: list[str]) -> int:
+    """The steps a move costs, or RuleViolation naming the first rule the path breaks."""
+    spaces, board, pieces = battle["spaces"], battle["board"], battle["pieces"]
+    movement = piece["movement"]
+    name = who(state, piece)
+    flier = movement == "flier"
+    allowance = STEPS.get(movement, 0)
+    cost = 0
+    here = piece["pos"]
+    last = len(path) - 1
+    for i, there in enumerate(path):
+        if there not in spaces:
+            raise RuleViolation(f"{shown(there)} is not on the map ({name})")
+        if not hexes.adjacent(here, there):
+            raise RuleViolation(
+                f"a move goes from a space to a neighbouring one, step by step "
+                f"({name}: {shown(here)} to {shown(there)} is no step)"
+            )
+        if not flier:
+            terrain = spaces[there]
+            if terrain == "water":
+                raise RuleViolation(f"a {movement} cannot enter water ({name} to {shown(there)})")
+            holder = board.get(there)
+            if holder is not None and pieces[holder]["side"] != piece["side"]:
+                enemy = pieces[holder]
+                if enemy["movement"] == "flier":
+                    raise RuleViolation(
+                        f"a {movement} cannot pass an enemy flier, only go around it "
+                        f"({name} into {who(state, enemy)} at {shown(there)})"
+                    )
+                raise RuleViolation(
+                    f"a {movement} cannot move through or onto an enemy "
+                    f"({name} into {who(state, enemy)} at {shown(there)})"
+                )
+            from_mountains = spaces[here] == "mountains"
+            to_mountains = terrain == "mountains"
+            if to_mountains and not from_mountains and i > 0:
+                raise RuleViolation(
+                    f"a {movement} stops before the mountains and enters them on a later turn "
+                    f"({name} to {shown(there)})"
+                )
+            if (from_mountains or to_mountains) and last > 0:
+                if from_mountains and to_mountains:
+                    rule = "in the mountains a {m} moves one space a turn"
+                elif from_mountains:
+                    rule = "leaving the mountains takes a {m} a whole turn"
+                else:
+                    rule = "entering the mountains takes a {m} a whole turn"
+                raise RuleViolation(
+                    rule.format(m=movement) + f" ({name} from {shown(here)} to {shown(there)})"
+                )
+            cost += 2 if terrain == "forest" else 1
+            if cost > allowance:
+                raise RuleViolation(
+                    f"a {movement} moves at most {allowance} steps a turn, a forest costing 2 "
+                    f"({name} would spend {cost} to reach {shown(there)})"
+                )
+        else:
+            cost += 1
+        here = there
+    end = path[-1]
+    holder = board.get(end)
+    if holder is not None and holder != piece["id"]:
+        raise RuleViolation(
+            f"two figures never share a space ({shown(end)} holds {who(state, pieces[holder])})"
+        )
+    if flier and surrounded(battle, end, piece["side"]):
+        raise RuleViolation(
+            f"a flier cannot land on a space surrounded by enemy monsters ({name} to {shown(end)})"
+        )
+    return cost
+
+
+def surrounded(battle: dict, space: str, side: str) -> bool:
+    """True when every neighbour of `space` on the map holds an enemy of `side`."""
+    spaces, board, pieces = battle["spaces"], battle["board"], battle["pieces"]
+    around = [n for n in hexes.neighbours(space) if n in spaces]
+    return bool(around) and all(n in board and pieces[board[n]]["side"] != side for n in around)
+
+
+def reachable(state: dict, battle: dict, piece: dict) -> dict[str, list[str]]:
+    """Every space the figure may end its move on this turn, with one legal path to it."""
+    spaces, board, pieces = battle["spaces"], battle["board"], battle["pieces"]
+    start = piece["pos"]
+    side = piece["side"]
+    if piece["movement"] == "flier":
+        paths = {start: []}
+        frontier = [start]
+        while frontier:
+            following = []
+            for here in frontier:
+                for there in hexes.neighbours(here):
+                    if there in spaces and there not in paths:
+                        paths[there] = paths[here] + [there]
+                        following.append(there)
+            frontier = following
+        out = {}
+        for space, path in paths.items():
+            if space == start:
+                near = [n for n in hexes.neighbours(start) if n in spaces]
+                if not near:
+                    continue
+                path = [near[0], start]
+            if board.get(space, piece["id"]) != piece["id"] or surrounded(battle, space, side):
+                continue
+            out[space] = path
+        return out
+
+    allowance = STEPS[piece["movement"]]
+
+    def passable(space: str) -> bool:
+        if space not in spaces or spaces[space] == "water":
+            return False
+        holder = board.get(space)
+        return holder is None or pieces[holder]["side"] == side
+
+    def free(space: str) -> bool:
+        return board.get(space, piece["id"]) == piece["id"]
+
+    out: dict[str, list[str]] = {}
+    if spaces[start] == "mountains":
+        for there in hexes.neighbours(start):
+            if passable(there) and free(there):
+                out[there] = [there]
+        return out
+    # cheapest paths over spaces that are not mountains; mountains only as a first, last step
+    best = {start: (0, [])}
+    frontier = [start]
+    while frontier:
+        following = []
+        for here in frontier:
+            spent, path = best[here]
+            for there in hexes.neighbours(here):
+                if not passable(there) or spaces[there] == "mountains":
+                    continue
+                cost = spent + (2 if spaces[there] == "forest" else 1)
+                if cost > allowance:
+                    continue
+                if there not in best or best[there][0] > cost:
+                    best[there] = (cost, path + [there])
+                    following.append(there)
+        frontier = following
+    for space, (_cost, path) in best.items():
+        if space != start and free(space):
+            out[space] = path
+    # back to the start: out to a neighbour and home again
+    home = 2 if spaces[start] == "forest" else 1
+    for there in hexes.neighbours(start):
+        if passable(there) and spaces[there] != "mountains":
+            if (2 if spaces[there] == "forest" else 1) + home <= allowance:
+                out[start] = [there, start]
+                break
+    for there in hexes.neighbours(start):
+        if passable(there) and spaces[there] == "mountains" and free(there):
+            out[there] = [there]
+    return out
+
+
+def figure_moved(state: dict, data: dict) -> None:
+    battle = _battle(state, data)
+    _fighting(state, battle)
+    piece = _on_board(state, battle, data["piece"])
+    side = piece["side"]
+    turn = battle["turn"]
+    new_turn = side != turn["side"]
+    if new_turn:
+        if turn["moved"] is None:
+            if battle["last_attack_by"] == side:
+                raise RuleViolation(
+                    f"a monster moves and then attacks, never attacks and then moves "
+                    f"({state['sides'][side]} attacked; it is "
+                    f"{state['sides'][turn['side']]}'s turn)"
+                )
+            raise RuleViolation(
+                f"players take turns: it is {state['sides'][turn['side']]}'s turn "
+                f"({who(state, piece)} waits)"
+            )
+        _check_turn_may_end(state, battle)
+    elif turn["moved"] is not None:
+        moved = battle["pieces"][turn["moved"]]
+        raise RuleViolation(
+            f"a player moves one figure a turn ({state['sides'][side]} already moved "
+            f"the {moved['name']} this turn)"
+        )
+    path = [_coord(step) for step in data["path"]]
+    cost = check_path(state, battle, piece, path)
+    start = piece["pos"]
+    end = path[-1]
+    if lone_king(battle, side):
+        _check_lone_king_march(state, battle, piece, start, end)
+    # the rules hold: change the state
+    if new_turn:
+        battle["turn"] = turn = _turn(side, turn["number"] + 1)
+    del battle["board"][start]
+    battle["board"][end] = piece["id"]
+    piece["pos"] = end
+    turn["moved"] = piece["id"]
+    battle["last_action"] = {
+        "type": "moved",
+        "piece": piece["id"],
+        "from": start,
+        "path": path,
+        "steps": cost,
+    }
+    enemy = other(state, side)
+    if piece["king"] and end == battle["castles"][enemy]:
+        battle["phase"] = "decided"
+        battle["outcome"] = {"winner": side, "reason": "castle-taken"}
+
+
+def _check_lone_king_march(state, battle, king, start, end) -> None:
+    enemies = [p["pos"] for p in alive(battle, other(state, king["side"]))]
+
+    def toward(space: str) -> bool:
+        return any(
+            hexes.distance(space, e) < hexes.distance(start, e) or hexes.distance(space, e) == 1
+            for e in enemies
+        )
+
+    if toward(end) or not any(toward(s) for s in reachable(state, battle, king)):
+        return
+    raise RuleViolation(
+        f"a king left alone moves at least one space toward an enemy monster every turn "
+        f"({who(state, king)} from {shown(start)} to {shown(end)})"
+    )
+
+
+def _check_turn_may_end(state: dict, battle: dict) -> None:
+    """A lone king that reached an enemy it may attack must attack before the turn passes."""
+    side = battle["turn"]["side"]
+    if not lone_king(battle, side):
+        return
+    king = king_of(battle, side)
+    for target in attackable(state, battle, king):
+        raise RuleViolation(
+            f"a king left alone attacks the enemy it reaches ({who(state, king)} stands next "
+            f"to {who(state, target)}, and the turn cannot pass before it attacks)"
+        )
+
+
+def attackable(state: dict, battle: dict, attacker: dict) -> list[dict]:
+    """The enemies next to a figure that it may attack now (fliers that stayed up excluded)."""
+    refused = {
+        a["flier"]
+        for a in battle["turn"]["answers"]
+        if a["attacker"] == attacker["id"] and not a["came_down"]
+    }
+    board, pieces = battle["board"], battle["pieces"]
+    out = []
+    for space in hexes.neighbours(attacker["pos"]):
+        holder = board.get(space)
+        if holder is None or holder in refused:
+            continue
+        target = pieces[holder]
+        if target["side"] != attacker["side"]:
+            out.append(target)
+    return out
+
+
+# -- attacks -----------------------------------------------------------------------------------
+
+
+def attack_base(state: dict, battle: dict, attacker: dict, defender: dict) -> dict:
+    """What each side adds to its die: strength, the attack, friends around, the ground."""
+    board, pieces = battle["board"], battle["pieces"]
+    friends = 0
+    for space in hexes.neighbours(defender["pos"]):
+        holder = board.get(space)
+        if holder is not None and holder != attacker["id"]:
+            if pieces[holder]["side"] == attacker["side"]:
+                friends += 1
+    where = defender["pos"]
+    ground = "castle" if where in battle["castles"].values() else battle["spaces"][where]
+    a_strength = strength(state, attacker)
+    d_strength = strength(state, defender)
+    return {
+        "attacker": {
+            "strength": a_strength,
+            "attack": 1,
+            "friends": friends,
+            "base": a_strength + 1 + friends,
+        },
+        "defender": {
+            "strength": d_strength,
+            "ground": ground,
+            "ground_bonus": GROUND.get(ground, 0),
+            "base": d_strength + GROUND.get(ground, 0),
+        },
+    }
+
+
+def round_result(base: dict, rolled: dict) -> tuple[str, int, int]:
+    """The result of one round of dice: who won it, and the two totals."""
+    a_dice, d_dice = rolled["attacker"], rolled["defender"]
+    a_total = base["attacker"]["base"] + a_dice[0]
+    d_total = base["defender"]["base"] + d_dice[0]
+    a_sixes = a_dice == [6, 6]
+    d_sixes = d_dice == [6, 6]
+    if a_sixes and d_sixes:
+        return "both-sixes", a_total, d_total
+    if a_sixes:
+        return "attacker-sixes", a_total, d_total
+    if d_sixes:
+        return "defender-sixes", a_total, d_total
+    if a_total > d_total:
+        return "attacker", a_total, d_total
+    if d_total > a_total:
+        return "defender", a_total, d_total
+    return "tie", a_total, d_total
+
+
+def roll_attack(roller, data: dict, state: dict) -> list[dict]:
+    """The server's dice for an attack: rounds until one is not a tie, sixes rolled again."""
+
+    def one() -> list[int]:
+        dice = [roller.die(6)]
+        if dice[0] == 6:
+            dice.append(roller.die(6))
+        return dice
+
+    base = None
+    try:
+        battle = state["battle"]
+        attacker = battle["pieces"][data["attacker"]]
+        defender = battle["pieces"][data["defender"]]
+        if attacker["pos"] and defender["pos"]:
+            base = attack_base(state, battle, attacker, defender)
+    except (KeyError, TypeError):
+        base = None  # the rules will refuse this attack; any dice do
+    rounds = []
+    while True:
+        rolled = {"attacker": one(), "defender": one()}
+        rounds.append(rolled)
+        if base is None or len(rounds) >= 50 or round_result(base, rolled)[0] != "tie":
+            return rounds
+
+
+def attack_made(state: dict, data: dict) -> None:
+    battle = _battle(state, data)
+    _fighting(state, battle)
+    attacker = _on_board(state, battle, data["attacker"])
+    side = attacker["side"]
+    turn = battle["turn"]
+    name = who(state, attacker)
+    if side != turn["side"]:
+        raise RuleViolation(
+            f"players take turns: it is {state['sides'][turn['side']]}'s turn ({name} waits)"
+        )
+    if turn["moved"] is None:
+        raise RuleViolation(
+            f"a monster moves and then attacks: every turn moves one figure first ({name})"
+        )
+    if turn["moved"] != attacker["id"]:
+        moved = battle["pieces"][turn["moved"]]
+        raise RuleViolation(
+            f"the figure that moved is the one that attacks ({moved['name']} moved, "
+            f"not {attacker['name']})"
+        )
+    defender = _on_board(state, battle, data["defender"])
+    if defender["side"] == side:
+        raise RuleViolation(
+            f"a monster attacks only enemies ({name} against {who(state, defender)})"
+        )
+    if not hexes.adjacent(attacker["pos"], defender["pos"]):
+        raise RuleViolation(
+            f"a monster attacks only an enemy right next to it ({name} at "
+            f"{shown(attacker['pos'])}, {who(state, defender)} at {shown(defender['pos'])})"
+        )
+    if (
+        defender["movement"] == "flier"
+        and attacker["movement"] != "flier"
+        and may_refuse(battle, defender)
+    ):
+        answer = _answer(battle, defender["id"], attacker["id"])
+        if answer is None:
+            raise RuleViolation(
+                f"a flier's owner first chooses whether it comes down to fight a "
+                f"{attacker['movement']} ({who(state, defender)}, attacked by {name})"
+            )
+        if not answer["came_down"]:
+            raise RuleViolation(
+                f"a flier that stayed aloft cannot be attacked this turn "
+                f"({who(state, defender)} refused {name})"
+            )
+    base = attack_base(state, battle, attacker, defender)
+    rounds = data["rounds"]
+    results = []
+    last = len(rounds) - 1
+    for i, rolled in enumerate(rounds):
+        result, a_total, d_total = round_result(base, rolled)
+        if result == "tie" and i == last:
+            raise RuleViolation(
+                f"equal totals are rolled again (round {i + 1} ended {a_total} against "
+                f"{d_total}, and no round follows)"
+            )
+        if result != "tie" and i < last:
+            raise RuleViolation(
+                f"only a tie is rolled again (round {i + 1} was decided, {a_total} against "
+                f"{d_total}, yet {last - i} more followed)"
+            )
+        results.append(
+            {
+                "attacker": list(rolled["attacker"]),
+                "defender": list(rolled["defender"]),
+                "attacker_total": a_total,
+                "defender_total": d_total,
+                "result": result,
+            }
+        )
+    # the rules hold: change the state
+    outcome = results[-1]["result"]
+    removed: list[str] = []
+    if outcome == "both-sixes":
+        for dead, killer in ((attacker, defender), (defender, attacker)):
+            _lose(state, battle, dead, dead["lives"], removed)
+            _credit(state, killer)
+    else:
+        winner, loser = (
+            (attacker, defender) if outcome.startswith("attacker") else (defender, attacker)
+        )
+        _lose(state, battle, loser, 1, removed)
+        if loser["pos"] is None:
+            _credit(state, winner)
+    battle["last_action"] = {
+        "type": "attack",
+        "attacker": attacker["id"],
+        "defender": defender["id"],
+        "base": base,
+        "rounds": results,
+        "outcome": outcome,
+        "lives": {attacker["id"]: attacker["lives"], defender["id"]: defender["lives"]},
+        "removed": removed,
+    }
+    fallen = [s for s in state["order"] if king_of(battle, s)["pos"] is None]
+    if len(fallen) == 2:
+        battle["outcome"] = {"winner": None, "reason": "both-kings-fell"}
+        battle["phase"] = "decided"
+    elif fallen:
+        battle["outcome"] = {"winner": other(state, fallen[0]), "reason": "king-killed"}
+        battle["phase"] = "decided"
+    battle["last_attack_by"] = side
+    battle["turn"] = _turn(other(state, side), turn["number"] + 1)
+
+
+def _lose(state: dict, battle: dict, piece: dict, lives: int, removed: list) -> None:
+    piece["lives"] -= lives
+    piece["lives_lost"] += lives
+    record = state["records"][piece["id"]]
+    record["lives_lost"] += lives
+    if piece["lives"] <= 0:
+        piece["lives"] = 0
+        del battle["board"][piece["pos"]]
+        piece["pos"] = None
+        record["deaths"] += 1
+        removed.append(piece["id"])
+
+
+def _credit(state: dict, killer: dict) -> None:
+    killer["kills"] += 1
+    state["records"][killer["id"]]["kills"] += 1
+
+
+def _answer(battle: dict, flier: str, attacker: str) -> dict | None:
+    for answer in battle["turn"]["answers"]:
+        if answer["flier"] == flier and answer["attacker"] == attacker:
+            return answer
+    return None
+
+
+def _flier_answered(came_down: bool):
+    def handler(state: dict, data: dict) -> None:
+        battle = _battle(state, data)
+        _fighting(state, battle)
+        flier = _on_board(state, battle, data["flier"])
+        attacker = _on_board(state, battle, data["attacker"])
+        name, foe = who(state, flier), who(state, attacker)
+        if flier["movement"] != "flier":
+            raise RuleViolation(f"only a flier chooses whether to come down ({name} walks)")
+        if attacker["side"] == flier["side"]:
+            raise RuleViolation(f"a flier answers only an enemy's attack ({foe} is a friend)")
+        turn = battle["turn"]
+        if attacker["side"] != turn["side"]:
+            raise RuleViolation(
+                f"a flier answers an attack during its enemy's turn, and it is "
+                f"{state['sides'][turn['side']]}'s turn ({name})"
+            )
+        if attacker["movement"] == "flier":
+            raise RuleViolation(
+                f"a flier attacked by a flier cannot refuse, so there is nothing to choose "
+                f"({name} attacked by {foe})"
+            )
+        if turn["moved"] is not None and turn["moved"] != attacker["id"]:
+            moved = battle["pieces"][turn["moved"]]
+            raise RuleViolation(
+                f"the figure that moved is the one that attacks ({moved['name']} moved, "
+                f"not {attacker['name']})"
+            )
+        if not hexes.adjacent(flier["pos"], attacker["pos"]):
+            raise RuleViolation(
+                f"a monster attacks only an enemy right next to it ({foe} at "
+                f"{shown(attacker['pos'])}, {name} at {shown(flier['pos'])})"
+            )
+        if _answer(battle, flier["id"], attacker["id"]) is not None:
+            raise RuleViolation(f"{name} already answered {foe} this turn")
+        if not came_down and not may_refuse(battle, flier):
+            raise RuleViolation(
+                f"a flier that is its side's last figure besides the king cannot refuse to "
+                f"fight ({name})"
+            )
+        turn["answers"].append(
+            {"flier": flier["id"], "attacker": attacker["id"], "came_down": came_down}
+        )
+        battle["last_action"] = {
+            "type": "came-down" if came_down else "stayed-aloft",
+            "flier": flier["id"],
+            "attacker": attacker["id"],
+        }
+
+    return handler
+
+
+# -- the end of a battle -----------------------------------------------------------------------
+
+
+def battle_ended(state: dict, data: dict) -> None:
+    battle = _battle(state, data)
+    winner, reason = data["winner"], data["reason"]
+    if winner is not None and winner not in state["sides"]:
+        names = ", ".join(state["order"])
+        raise RuleViolation(f"{winner!r} is not a player of this campaign ({names})")
+    outcome = battle["outcome"]
+    if outcome is not None:
+        if (winner, reason) != (outcome["winner"], outcome["reason"]):
+            raise RuleViolation(
+                f"battle {battle['id']} ended as the board says: {outcome_words(state, battle)}"
+            )
+    else:
+        if reason != "conceded":
+            raise RuleViolation(
+                f"battle {battle['id']} is not decided (no king has fallen or taken a "
+                f"castle): it ends early only when a player concedes"
+            )
+        if winner is None:
+            raise RuleViolation("a player who concedes leaves the battle to the other player")
+    # the rules hold: change the state
+    battle["phase"] = "ended"
+    battle["outcome"] = {"winner": winner, "reason": reason}
+    battle["last_action"] = {"type": "ended", "winner": winner, "reason": reason}
+    for side, row in state["standings"].items():
+        row["played"] += 1
+        if winner is None:
+            row["drawn"] += 1
+        elif side == winner:
+            row["won"] += 1
+        else:
+            row["lost"] += 1
+    turn = battle["turn"]
+    state["battles"].append(
+        {
+            "id": battle["id"],
+            "map": battle["map"],
+            "winner": winner,
+            "reason": reason,
+            "turns": turn["number"] if turn else 0,
+        }
+    )
+
+
+HANDLERS = {
+    "BattleBegun": battle_begun,
+    "FiguresChosen": figures_chosen,
+    "FigurePlaced": figure_placed,
+    "FigureMoved": figure_moved,
+    "FlierCameDown": _flier_answered(True),
+    "FlierStayedAloft": _flier_answered(False),
+    "AttackMade": attack_made,
+    "BattleEnded": battle_ended,
+}

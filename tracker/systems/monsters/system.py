@@ -1,0 +1,138 @@
+"""The monster battles game system: the contract with the core, and the words of its events."""
+
+from __future__ import annotations
+
+from tracker.systems.base import Event, GameSystem
+
+from . import content, rules
+from .hexes import shown
+from .schemas import EVENTS
+
+
+class MonsterBattles(GameSystem):
+    name = "monsters"
+    title = "Monster battles"
+    events = EVENTS
+    settings_schema = content.SettingsSchema
+
+    # -- content ---------------------------------------------------------------------------
+
+    def content_packs(self) -> dict[str, str]:
+        return dict(content.PACKS)
+
+    def prepare_settings(self, settings: dict) -> dict:
+        """Copy the pack's maps and figures into settings that do not carry their own."""
+        if not isinstance(settings, dict) or ("maps" in settings and "figures" in settings):
+            return settings
+        pack = settings.get("pack", "standard")
+        if pack not in content.PACKS:
+            return settings  # the settings schema names the fault
+        loaded = content.load_pack(self.content_dir, pack)
+        prepared = dict(settings)
+        prepared.setdefault("maps", loaded["maps"])
+        prepared.setdefault("figures", loaded["figures"])
+        return prepared
+
+    # -- the fold --------------------------------------------------------------------------
+
+    def initial_state(self, settings: dict) -> dict:
+        return rules.initial_state(settings)
+
+    def apply(self, state: dict, event: Event) -> dict:
+        return rules.apply(state, event)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def sides(self, state: dict) -> dict[str, str]:
+        return dict(state["sides"])
+
+    def sides_of(self, state: dict, event_type: str, data: dict) -> set[str]:
+        """Setup agreements act for both players; a figure's event for its owner."""
+        everyone = set(state["order"])
+        if event_type in ("BattleBegun", "FiguresChosen"):
+            return everyone
+        if event_type == "BattleEnded":
+            winner = data.get("winner")
+            if winner not in everyone:
+                return everyone
+            if data.get("reason") == "conceded":
+                return {rules.other(state, winner)}
+            return {winner}
+        field = {
+            "FigurePlaced": "piece",
+            "FigureMoved": "piece",
+            "AttackMade": "attacker",
+            "FlierCameDown": "flier",
+            "FlierStayedAloft": "flier",
+        }.get(event_type)
+        battle = state.get("battle") or {}
+        piece = battle.get("pieces", {}).get(data.get(field)) if field else None
+        return {piece["side"]} if piece else set()
+
+    def public_state(self, state: dict) -> dict:
+        """Nothing is hidden in monster battles: the whole state is public."""
+        return state
+
+    def describe(self, state: dict, event: Event) -> str:
+        data = event.data
+        battle = state["battle"]
+        if event.type == "BattleBegun":
+            first = state["sides"][data["first"]]
+            return f"Battle {data['battle']} began on {battle['map_name']}; {first} moves first"
+        if event.type == "FiguresChosen":
+            figures = state["figures"]
+            names = ", ".join(figures[k]["name"] for k in data["figures"])
+            return f"Each side fields {names}, with the {figures[data['king']]['name']} as king"
+        pieces = battle["pieces"]
+        who = rules.who
+        if event.type == "FigurePlaced":
+            piece = pieces[data["piece"]]
+            king = " (king)" if piece["king"] else ""
+            return f"{who(state, piece)}{king} was placed at {shown(piece['pos'])}"
+        if event.type == "FigureMoved":
+            piece = pieces[data["piece"]]
+            action = battle["last_action"]
+            steps = action["steps"]
+            words = (
+                f"{who(state, piece)} moved from {shown(action['from'])} to "
+                f"{shown(action['path'][-1])} ({steps} step{'' if steps == 1 else 's'})"
+            )
+            outcome = battle["outcome"]
+            if outcome and outcome["reason"] == "castle-taken" and battle["phase"] == "decided":
+                words += f" and {rules.outcome_words(state, battle)}"
+            return words
+        if event.type in ("FlierCameDown", "FlierStayedAloft"):
+            flier, attacker = pieces[data["flier"]], pieces[data["attacker"]]
+            if event.type == "FlierCameDown":
+                return f"{who(state, flier)} came down to fight {who(state, attacker)}"
+            return f"{who(state, flier)} stayed aloft and would not fight {who(state, attacker)}"
+        if event.type == "AttackMade":
+            return attack_words(state, battle["last_action"])
+        if event.type == "BattleEnded":
+            if data["winner"] is None:
+                return f"Battle {data['battle']} ended in a draw: both kings fell at once"
+            return (
+                f"Battle {data['battle']} ended: {state['sides'][data['winner']]} won "
+                f"({rules.outcome_words(state, battle)})"
+            )
+        return event.type
+
+
+def attack_words(state: dict, action: dict) -> str:
+    """An attack as one line: who, the totals of each round, and what it cost."""
+    pieces = state["battle"]["pieces"]
+    attacker, defender = pieces[action["attacker"]], pieces[action["defender"]]
+    rounds = "; ".join(
+        f"{r['attacker_total']} against {r['defender_total']}" for r in action["rounds"]
+    )
+    words = f"{rules.who(state, attacker)} attacked {rules.who(state, defender)}: {rounds}"
+    outcome = action["outcome"]
+    if outcome == "both-sixes":
+        return words + "; both rolled two sixes and both died"
+    winner, loser = (attacker, defender) if outcome.startswith("attacker") else (defender, attacker)
+    if outcome.endswith("sixes"):
+        words += f"; the {winner['name']} rolled two sixes"
+    if loser["id"] in action["removed"]:
+        return words + f"; the {loser['name']} was killed"
+    left = loser["lives"]
+    return words + f"; the {loser['name']} lost a life ({left} left)"
