@@ -149,6 +149,26 @@ class Service:
             state = apply_event(system, state, event, voided)
             yield Entry(event, self._words(system, state, event), voided.get(event.version))
 
+    def recent(self, campaign: str, count: int = 10, upto: int | None = None) -> list[Entry]:
+        """The last `count` events up to `upto` with their words, newest first.
+
+        Folds (from a snapshot) to just before the window, so the cost does not grow with the
+        length of the log.
+        """
+        upto = upto or self.store.version(campaign)
+        start = max(1, upto - count)
+        view = self.state(campaign, start)  # a fresh state of our own
+        voided = self.store.voids(campaign, upto)
+        state, entries = view.state, []
+        if start == 1:
+            first = self.store.event(campaign, 1)
+            entries.append(Entry(first, self._words(view.system, state, first), None))
+        for event in self.store.read(campaign, after=start, upto=upto):
+            state = apply_event(view.system, state, event, voided)
+            entries.append(Entry(event, self._words(view.system, state, event),
+                                 voided.get(event.version)))
+        return entries[::-1]
+
     def _words(self, system, state, event) -> str:
         if event.type == "CampaignStarted":
             return f"The campaign {event.data['name']!r} began ({system.title})"

@@ -6,7 +6,8 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, g
+from flask import Flask, g, render_template
+from werkzeug.exceptions import HTTPException
 
 from tracker import config
 from tracker.service import Service
@@ -22,7 +23,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(DATABASE=config.db_path(), ROLLER=None)
     if test_config:
         app.config.from_mapping(test_config)
-    app.config.setdefault("SECRET_KEY", os.environ.get("TRACKER_SECRET_KEY") or _secret(app))
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ.get("TRACKER_SECRET_KEY") or _secret(app)
 
     @app.teardown_appcontext
     def close_store(_exc):
@@ -30,12 +32,40 @@ def create_app(test_config: dict | None = None) -> Flask:
         if store is not None:
             store.close()
 
+    from flask_wtf.csrf import CSRFError, CSRFProtect
+
+    CSRFProtect(app)
+
     from tracker import cli
 
     cli.register(app)
     from tracker.web import pages
 
     pages.init_app(app)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error):
+        return render_template("error.html", title="This form has expired",
+                               message="The form was too old or did not come from this site "
+                                       "(" + error.description + "). Reload the page and send "
+                                       "it again."), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(error):
+        return render_template("error.html", title=error.name,
+                               message=error.description), error.code
+
+    @app.errorhandler(Exception)
+    def unexpected(error):
+        app.logger.exception("unexpected error")
+        return render_template("error.html", title="Something went wrong",
+                               message="The tracker hit an unexpected error; nothing was "
+                                       "written. The details are in the server's log."), 500
+
+    @app.template_filter("short")
+    def short_hash(value: str) -> str:
+        return value[:12]
+
     return app
 
 

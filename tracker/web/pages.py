@@ -1,5 +1,344 @@
-"""The HTML pages (filled in by the web issue)."""
+"""The HTML pages: campaigns, each system's pages, the audit log, the dice, printable sheets.
+
+Views parse, call the service, render: no rule lives here. A system's pages are its templates
+(``templates/<system>/<page>.html``); every form on them posts one event, which this module
+turns into event data through the event's own schema (tracker.web.forms) and appends.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections import Counter, defaultdict
+from urllib.parse import urlparse
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from jinja2 import TemplateNotFound
+
+from tracker import stats, systems
+from tracker.dice import Dice
+from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, TrackerError
+from tracker.service import CORE_EVENTS, slug
+from tracker.web import service
+from tracker.web.forms import form_data
+
+bp = Blueprint("pages", __name__)
+PAGE = r"[a-z][a-z0-9_-]{0,40}"
 
 
 def init_app(app):
-    pass
+    app.register_blueprint(bp)
+
+    app.jinja_env.tests["contains"] = lambda sequence, item: item in sequence
+    app.jinja_env.globals["not_found"] = _not_found
+    app.jinja_env.globals["static_text"] = static_text
+
+    @app.template_filter("join_messages")
+    def join_messages(messages) -> str:
+        if isinstance(messages, dict):
+            return "; ".join(f"{k}: {join_messages(v)}" for k, v in messages.items())
+        if isinstance(messages, list):
+            return "; ".join(join_messages(m) for m in messages)
+        return str(messages)
+
+
+def _not_found(message: str):
+    raise NotFound(message)
+
+
+def actor() -> str:
+    return session.get("user") or "anonymous"
+
+
+def at_arg() -> int | None:
+    text = request.args.get("at", "")
+    if not text:
+        return None
+    if not text.isdigit():
+        abort(404, f"?at= takes an event number, not {text!r}")
+    return int(text)
+
+
+def local(url: str | None) -> str | None:
+    """`url` when it points inside this site, else None (no open redirects)."""
+    if not url:
+        return None
+    parts = urlparse(url)
+    if parts.scheme or parts.netloc or not url.startswith("/") or url.startswith("//"):
+        return None
+    return url
+
+
+# -- campaigns ----------------------------------------------------------------------------
+
+
+@bp.get("/")
+def campaigns():
+    return render_template("campaigns.html", campaigns=service().campaigns(),
+                           systems=systems.registry())
+
+
+@bp.post("/campaigns")
+def start_campaign():
+    form = request.form
+    system_name = form.get("system", "")
+    name = form.get("name", "").strip()
+    campaign = form.get("campaign", "").strip() or slug(name)
+    errors = {}
+    try:
+        system = systems.get(system_name)
+        settings = form_data(system.settings_schema(), form, "settings-")
+        service().start(campaign, system_name, name, settings, actor=actor(), source="form",
+                        idempotency_key=form.get("idem") or None)
+    except Conflict:
+        errors = {"campaign": [f"there is already a campaign {campaign!r}: choose another id"]}
+        message = errors["campaign"][0]
+    except InvalidEvent as error:
+        errors, message = error.errors, error.message
+    except TrackerError as error:
+        message = error.message
+    else:
+        flash(f"The campaign {name!r} has begun.")
+        return redirect(url_for("pages.dashboard", cid=campaign))
+    return render_template("campaigns.html", campaigns=service().campaigns(),
+                           systems=systems.registry(), start_errors=errors,
+                           start_message=message, start_system=system_name,
+                           submitted=form), 422
+
+
+# -- a campaign's pages -------------------------------------------------------------------
+
+
+def context(cid: str, at: int | None = None) -> dict:
+    svc = service()
+    view = svc.state(cid, at)
+    def link(page: str, **args) -> str:
+        """A link inside the campaign that keeps looking at the same moment."""
+        if not view.is_latest:
+            args.setdefault("at", view.version)
+        if page in ("dashboard", "audit", "dice"):
+            return url_for(f"pages.{page}", cid=cid, **args)
+        return url_for("pages.page", cid=cid, page=page, **args)
+
+    now_args = {k: v for k, v in request.args.items() if k != "at"}
+    return {
+        "link": link,
+        "pdf_link": lambda page, **args: url_for("pages.pdf", cid=cid, page=page, **args),
+        "now_url": url_for(request.endpoint, **(request.view_args or {}), **now_args),
+        "cid": cid,
+        "view": view,
+        "system": view.system,
+        "pub": view.system.public_state(view.state),
+        "state": view.state,
+        "at": at,
+        "expected_version": view.latest,
+        "idem": secrets.token_urlsafe(12),
+        "state_at": lambda version: svc.state(cid, version),
+        "recent": lambda count=8: svc.recent(cid, count, view.version),
+    }
+
+
+def render_page(cid: str, page: str, status: int = 200, **extra):
+    ctx = context(cid, extra.pop("at", at_arg()))
+    ctx.update(extra)
+    template = f"{ctx['system'].name}/{page}.html"
+    try:
+        return render_template(template, page=page, **ctx), status
+    except TemplateNotFound as missing:
+        if missing.name == template:
+            abort(404, f"{ctx['system'].title} has no page {page!r}")
+        raise
+
+
+@bp.route("/c/<cid>/", methods=["GET", "POST"])
+def dashboard(cid):
+    if request.method == "POST":
+        return record(cid, "dashboard")
+    return render_page(cid, "dashboard")
+
+
+@bp.route("/c/<cid>/<page>", methods=["GET", "POST"])
+def page(cid, page):
+    if not re.fullmatch(PAGE, page):
+        abort(404)
+    if request.method == "POST":
+        return record(cid, page)
+    return render_page(cid, page)
+
+
+def record(cid: str, page: str):
+    """Append the one event a form describes; on failure, the same page with the error."""
+    form = request.form
+    svc = service()
+    system, _ = svc.system_of(cid)
+    type_ = form.get("type", "")
+    form_id = form.get("form_id", type_)
+    if type_ in system.events:
+        schema = system.schema(type_)
+    elif type_ in CORE_EVENTS and type_ != "CampaignStarted":
+        schema = CORE_EVENTS[type_]()
+    else:
+        abort(400, f"{system.title} has no event called {type_!r}")
+    expected = form.get("expected_version", "")
+    if not expected.isdigit():
+        abort(400, "the form lacks the campaign version it was loaded at; reload the page")
+    data = form_data(schema, form)
+    drawn = system.drawn_fields(type_) if type_ in system.events else {}
+    failure = {"form": form_id, "fields": {}, "message": ""}
+    if form.get("roll") == "server":  # "Roll for me": whatever was typed, the server rolls
+        for name in drawn:
+            data.pop(name, None)
+    elif form.get("roll") == "table" and any(name not in data for name in drawn):
+        missing = {name: ["type the dice the table rolled, or press Roll for me"]
+                   for name in drawn if name not in data}
+        failure.update(fields=missing, message="no dice were typed in")
+        return render_page(cid, page, 422, at=None, failure=failure, submitted=form)
+    try:
+        result = svc.append(cid, [{"type": type_, "data": data}], int(expected),
+                            actor=actor(), source="form",
+                            idempotency_key=form.get("idem") or None)
+    except Conflict:
+        failure["message"] = ("the campaign changed since you loaded this page: here it is "
+                              "as it stands now; check, then send the form again")
+        return render_page(cid, page, 409, at=None, failure=failure, submitted=form)
+    except BatchError as error:
+        failure["message"] = error.error.message
+        if isinstance(error.error, InvalidEvent):
+            failure["fields"] = error.error.errors
+        return render_page(cid, page, 422, at=None, failure=failure, submitted=form)
+    entry = svc.recent(cid, 1, result.last_version)[0]
+    flash(f"Recorded: {entry.words}.")
+    return redirect(local(form.get("next")) or request.full_path.rstrip("?"))
+
+
+# -- audit log, voids and dice: every system alike ----------------------------------------
+
+
+@bp.get("/c/<cid>/audit")
+def audit(cid):
+    svc = service()
+    ctx = context(cid, at_arg())
+    entries = list(svc.history(cid, ctx["view"].version))
+    return render_template("audit.html", entries=entries, voids=_voids(entries), page="audit",
+                           **ctx)
+
+
+@bp.post("/c/<cid>/audit")
+def void(cid):
+    """The organiser voids an event, with a reason, from the audit log."""
+    form = request.form
+    target = form.get("version", "").strip()
+    expected = form.get("expected_version", "")
+    if not expected.isdigit():
+        abort(400, "the form lacks the campaign version it was loaded at; reload the page")
+    data = {"version": int(target) if target.isdigit() else target,
+            "reason": form.get("reason", "").strip()}
+    failure = {"form": "void", "fields": {}, "message": ""}
+    status = 422
+    try:
+        service().append(cid, [{"type": "EventVoided", "data": data}], int(expected),
+                         actor=actor(), source="form", idempotency_key=form.get("idem") or None)
+    except Conflict:
+        failure["message"] = ("the campaign changed since you loaded this page: here it is "
+                              "as it stands now")
+        status = 409
+    except BatchError as error:
+        failure["message"] = error.error.message
+        if isinstance(error.error, InvalidEvent):
+            failure["fields"] = error.error.errors
+    else:
+        flash(f"Event {target} was voided.")
+        return redirect(url_for("pages.audit", cid=cid))
+    ctx = context(cid)
+    entries = list(service().history(cid))
+    return render_template("audit.html", entries=entries, voids=_voids(entries), page="audit",
+                           failure=failure, submitted=form, **ctx), status
+
+
+def _voids(entries) -> dict[int, int]:
+    return {e.event.data["version"]: e.event.version for e in entries
+            if e.event.type == "EventVoided"}
+
+
+@bp.get("/c/<cid>/dice")
+def dice(cid):
+    """Every roll of the campaign, by player and by table, against what fair dice would give."""
+    svc = service()
+    ctx = context(cid, at_arg())
+    system = ctx["system"]
+    by_table: dict[str, Counter] = defaultdict(Counter)
+    by_player: dict[str, Counter] = defaultdict(Counter)
+    rolls = []
+    for event in svc.store.read(cid, upto=ctx["view"].version):
+        if event.type not in system.events:
+            continue
+        for name, field in system.drawn_fields(event.type).items():
+            if not isinstance(field, Dice) or not isinstance(event.data.get(name), list):
+                continue
+            dice = event.data[name]
+            by_table[field.spec][stats.value(field.spec, dice)] += 1
+            player = event.meta.get("actor", "?")
+            for die in dice:
+                if field.sides == 6:
+                    by_player[player][die] += 1
+            rolls.append((event, name, field.spec, dice))
+    tables = []
+    for spec, counts in sorted(by_table.items()):
+        expected = stats.expected(spec)
+        tables.append(_histogram(spec, counts, expected))
+    players = [_histogram(player, counts, stats.expected("D6"), label="D6 faces")
+               for player, counts in sorted(by_player.items())]
+    return render_template("dice.html", tables=tables, players=players, rolls=rolls,
+                           page="dice", **ctx)
+
+
+def _histogram(title, counts, expected, label=None):
+    statistic, dof, p = stats.chi_square(counts, expected)
+    total = sum(counts.values())
+    bars = [{"value": k, "observed": counts.get(k, 0), "expected": total * pr}
+            for k, pr in sorted(expected.items())]
+    return {"title": title, "label": label or title, "total": total, "bars": bars,
+            "chi2": statistic, "dof": dof, "p": p,
+            "top": max([b["observed"] for b in bars] + [b["expected"] for b in bars] + [1])}
+
+
+# -- printable pages as PDF -----------------------------------------------------------------
+
+
+@bp.get("/c/<cid>/pdf/<page>")
+def pdf(cid, page):
+    if not re.fullmatch(PAGE, page):
+        abort(404)
+    from weasyprint import HTML
+
+    html, status = render_page(cid, page, pdf=True, paper=request.args.get("paper", "A4"))
+    # The page carries its stylesheet inline: nothing is fetched while the PDF is made.
+    document = HTML(string=html, url_fetcher=_no_fetching).write_pdf()
+    name = f"{cid}-{page}-{request.args.get('warband', '')}".rstrip("-")
+    return current_app.response_class(document, status=status, mimetype="application/pdf",
+                                      headers={"Content-Disposition":
+                                               f'inline; filename="{name}.pdf"'})
+
+
+def _no_fetching(url, *args, **kwargs):
+    raise ValueError(f"a PDF fetches nothing ({url})")
+
+
+def static_text(name: str) -> str:
+    with open(f"{current_app.static_folder}/{name}", encoding="utf-8") as handle:
+        return handle.read()
+
+
+@bp.app_errorhandler(NotFound)
+def not_found(error):
+    return render_template("error.html", title="Not found", message=error.message), 404

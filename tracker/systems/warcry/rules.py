@@ -200,9 +200,7 @@ class Warcry(GameSystem):
             if am["perishable"]:
                 out.append(f"a perishable roll for {_names(fighters, am['perishable'])}")
             return out
-        if step == 7 and am["reward"]:
-            kind = "an artefact of power" if am["reward"] == "artefact" else "a command trait"
-            return [f"{kind} from the map"]
+        # Step 7 owes nothing: the source says a warband *may* take the reward of its point.
         return []
 
     def _advance(self, state, wb, step, what, version):
@@ -544,8 +542,11 @@ class Warcry(GameSystem):
                 f"step {step} ({t.STEPS[step]}) is not complete: "
                 f"{wb['name']} still owes {'; '.join(owed)}"
             )
-        if step == 7:
-            raise RuleViolation("step 7 is complete when its reward is taken")
+        if step == 7:  # the reward of the map point is declined
+            self._report(state, wb)["reward"] = {"kind": wb["aftermath"]["reward"],
+                                                 "declined": True}
+            wb["aftermath"] = None
+            return
         self._leave_step(state, wb, version)
         self._settle(state, wb, version)
 
@@ -912,6 +913,8 @@ class Warcry(GameSystem):
             return f"Battle {d['battle']}: {names[0]} against {names[1]}{where}, {result}"
         if kind == "TerritoryConquered":
             return f"{wname} conquered {d['territory']} for {t.TERRITORY_PRICE} glory"
+        if kind == "AftermathStepCompleted" and d["step"] == 7:
+            return f"{wname} declined the reward of its map point"
         if kind == "AftermathStepCompleted":
             return f"{wname} completed step {d['step']} ({t.STEPS[d['step']]})"
         if kind == "InjuryRolled":

@@ -102,7 +102,8 @@ def check_content(content: dict, quest: str) -> None:
         raise RuleViolation("the content needs a lesser artefact table and at least one quest")
     seen = {}
     for entry in table:
-        for key in ("from", "to", "name"):
+        needed = ("from", "to", "name", "effect") if entry.get("find", True) else ("from", "to")
+        for key in needed:
             if key not in entry:
                 raise RuleViolation(f"a lesser artefact entry lacks its {key!r}: {entry}")
         if entry.get("find", True) and entry.get("kind") not in KINDS:

@@ -1,0 +1,20 @@
+"""Helpers for the tests of pages: forms as a browser sends them, pages as text."""
+
+import html
+import re
+
+
+def version(svc, campaign="c"):
+    return svc.store.version(campaign)
+
+
+def form(type_, expected, **fields):
+    data = {"type": type_, "expected_version": str(expected), **fields}
+    return data
+
+
+def text(response) -> str:
+    """The page's text without tags, whitespace squeezed."""
+    body = response.get_data(as_text=True)
+    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", body, flags=re.S)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
