@@ -103,7 +103,8 @@ class Warcry(GameSystem):
 
     def _savepoint(self, state, wb):
         am, report = wb["aftermath"], self._report(state, wb)
-        saved_am, saved_report = dict(am), dict(report)
+        saved_am = {key: list(v) if isinstance(v, list) else v for key, v in am.items()}
+        saved_report = {key: list(v) if isinstance(v, list) else v for key, v in report.items()}
         saved = {key: wb[key] for key in ("map_position", "quest_complete", "glory", "aftermath")}
         ledger = len(wb["ledger"])
 
@@ -371,6 +372,8 @@ class Warcry(GameSystem):
             "favoured": False,
             "added": version,
         }
+        if wb["aftermath"] is not None:
+            self._report(state, wb)["fighters_added"].append(fid)
 
     def _on_FighterRemoved(self, state, data, version):
         wb = self._warband(state, data["warband"])
@@ -388,6 +391,8 @@ class Warcry(GameSystem):
                 f"({wb['name']} would have {count - 1})"
             )
         self._lose_fighter(wb, data["fighter"], "removed")
+        if wb["aftermath"] is not None:
+            self._report(state, wb)["fighters_removed"].append(data["fighter"])
 
     def _on_BattleFought(self, state, data, version):
         bid = data["battle"]
@@ -564,7 +569,6 @@ class Warcry(GameSystem):
                 f"{fighter['name']} owes no {what} (owed: "
                 f"{_names(wb['fighters'], am[owed_key]) or 'none'})"
             )
-        am[owed_key].remove(data["fighter"])
         return wb, fighter, am
 
     def _on_InjuryRolled(self, state, data, version):
@@ -574,6 +578,7 @@ class Warcry(GameSystem):
             self._lose_fighter(wb, data["fighter"], "dead")
         elif outcome == t.LOSES_FAVOUR:
             fighter["destiny"] = max(0, fighter["destiny"] - 1)
+        wb["aftermath"]["injuries"].remove(data["fighter"])
         self._report(state, wb)["injuries"].append(
             {
                 "fighter": data["fighter"],
@@ -589,6 +594,7 @@ class Warcry(GameSystem):
         gained = t.destiny_gained(data["dice"])
         if gained:
             fighter["destiny"] = min(t.MAX_DESTINY, fighter["destiny"] + 1)
+        wb["aftermath"]["destiny"].remove(data["fighter"])
         self._report(state, wb)["destiny"].append(
             {
                 "fighter": data["fighter"],
@@ -602,9 +608,12 @@ class Warcry(GameSystem):
     def _on_PerishableRolled(self, state, data, version):
         wb, fighter, _ = self._roll_for(state, data, 5, "perishable", "perishable roll", version)
         artefact = fighter["lesser_artefact"]
+        if (artefact or {}).get("kind") != "fragile":
+            raise RuleViolation(f"{fighter['name']} holds no fragile artefact to roll for")
         crumbles = t.perishable_crumbles(data["dice"])
         if crumbles:
             fighter["lesser_artefact"] = None
+        wb["aftermath"]["perishable"].remove(data["fighter"])
         self._report(state, wb)["perishable"].append(
             {
                 "fighter": data["fighter"],
@@ -683,6 +692,12 @@ class Warcry(GameSystem):
             {"fighter": data["fighter"], "artefact": found["name"]}
         )
 
+    def _artefact_gone(self, wb, fid):
+        """A lesser artefact left its bearer: no perishable roll is owed for it any more."""
+        am = wb["aftermath"]
+        if am is not None and fid in am["perishable"]:
+            am["perishable"].remove(fid)
+
     def _on_ArtefactUsed(self, state, data, version):
         wb = self._warband(state, data["warband"])
         fighter = self._fighter(wb, data["fighter"])
@@ -693,6 +708,7 @@ class Warcry(GameSystem):
             raise RuleViolation(
                 f"only a single-use artefact is used up; the {held['name']} is {held['kind']}"
             )
+        self._artefact_gone(wb, data["fighter"])
         fighter["lesser_artefact"] = None
 
     def _on_ArtefactDiscarded(self, state, data, version):
@@ -702,6 +718,8 @@ class Warcry(GameSystem):
         if fighter[key] is None:
             kind = "lesser artefact" if data["artefact"] == "lesser" else "artefact of power"
             raise RuleViolation(f"{fighter['name']} holds no {kind} to discard")
+        if key == "lesser_artefact":
+            self._artefact_gone(wb, data["fighter"])
         fighter[key] = None
 
     def _on_ArtefactPassed(self, state, data, version):

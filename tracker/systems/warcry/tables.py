@@ -114,9 +114,9 @@ def check_content(content: dict, quest: str) -> None:
             if 1 <= value // 10 <= 6 and 1 <= value % 10 <= 6:
                 if value in seen:
                     raise RuleViolation(
-                        f"the search result {value} is both {seen[value]!r} and {entry['name']!r}"
+                        f"the search result {value} is both {seen[value]!r} and {entry.get('name', 'nothing')!r}"
                     )
-                seen[value] = entry["name"]
+                seen[value] = entry.get("name", "nothing")
     missing = [t * 10 + u for t in range(1, 7) for u in range(1, 7) if t * 10 + u not in seen]
     if missing:
         raise RuleViolation(

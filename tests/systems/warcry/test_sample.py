@@ -1,0 +1,211 @@
+"""The sample campaign events/warcry-ember-crown.jsonl, imported through the service.
+
+Every fact is read from the folded state and the audit log (Service.history), not from the
+raw file: the sample must show each outcome of the aftermath to a new user.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from tracker.service import Service
+from tracker.store import Store
+
+SAMPLE = Path(__file__).resolve().parents[3] / "events" / "warcry-ember-crown.jsonl"
+CAMPAIGN = "ember-crown-sample"
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    store = Store(tmp_path_factory.mktemp("warcry") / "t.db")
+    store.init()
+    service = Service(store)
+    [result] = service.import_lines(SAMPLE.read_text(encoding="utf-8").splitlines())
+    view = service.state(CAMPAIGN)
+    history = list(service.history(CAMPAIGN))
+    yield result, view, history, service
+    store.close()
+
+
+@pytest.fixture
+def state(sample):
+    return sample[1].state
+
+
+def reports(state):
+    """Every (battle, warband, report) of the aftermaths in the campaign."""
+    return [
+        (battle, wid, report)
+        for battle in state["battles"]
+        for wid, report in battle["aftermath"].items()
+    ]
+
+
+def all_of(state, key):
+    return [line for _, _, report in reports(state) for line in report[key]]
+
+
+def fighter(state, wid, fid):
+    return state["warbands"][wid]["fighters"][fid]
+
+
+def test_the_sample_imports_whole_and_every_line_is_an_event(sample):
+    result, view, history, _ = sample
+    lines = [line for line in SAMPLE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert result.first_version == 1 and result.last_version == len(lines) == view.version
+    assert len(history) == len(lines)
+
+
+def test_the_sample_has_at_least_two_warbands_and_eight_battles(state):
+    assert len(state["warbands"]) >= 2
+    assert len(state["battles"]) >= 8
+    for wb in state["warbands"].values():
+        assert wb["battles"] >= 8
+
+
+def test_the_sample_walks_every_step_of_the_aftermath(state, sample):
+    history = sample[2]
+    completed = {e.event.data["step"] for e in history if e.event.type == "AftermathStepCompleted"}
+    assert {1, 4, 5} <= completed
+    assert all_of(state, "territories")  # step 1: glory spent
+    assert all_of(state, "injuries")  # step 2
+    assert all_of(state, "destiny")  # step 3
+    # step 4: fighters added and removed after a battle, in its aftermath
+    first = state["battles"][0]["version"]
+    roster = [
+        e.event
+        for e in history
+        if e.event.type in ("FighterAdded", "FighterRemoved")
+        and e.event.version > first
+        and e.voided_by is None
+    ]
+    assert {e.type for e in roster} == {"FighterAdded", "FighterRemoved"}
+    service = sample[3]
+    for event in roster:
+        before = service.state(CAMPAIGN, at=event.version - 1).state
+        aftermath = before["warbands"][event.data["warband"]]["aftermath"]
+        assert aftermath is not None and aftermath["step"] <= 4
+        after = service.state(CAMPAIGN, at=event.version).state
+        assert after["warbands"][event.data["warband"]]["aftermath"]["step"] == 4
+    statuses = {f["status"] for wb in state["warbands"].values() for f in wb["fighters"].values()}
+    assert "removed" in statuses
+    assert all_of(state, "searches") and all_of(state, "given")  # step 5
+    assert all_of(state, "perishable")
+    moves = [report["map"] for _, _, report in reports(state) if report["map"]]
+    assert any(m["to"] == m["from"] + 1 for m in moves)  # step 6
+    assert {r["reward"]["kind"] for _, _, r in reports(state) if r["reward"]} == {
+        "artefact",
+        "trait",
+    }  # step 7
+
+
+def test_the_sample_shows_every_outcome_of_the_injury_table(state):
+    injuries = all_of(state, "injuries")
+    outcomes = {line["outcome"] for line in injuries}
+    assert outcomes == {"killed", "loses favour", "recovers"}
+    for _, wid, report in reports(state):
+        for line in report["injuries"]:
+            if line["outcome"] == "killed":
+                assert fighter(state, wid, line["fighter"])["status"] == "dead"
+
+
+def test_the_sample_shows_a_leader_losing_favour_instead_of_dying(state):
+    saved = [
+        (wid, line)
+        for _, wid, report in reports(state)
+        for line in report["injuries"]
+        if sum(line["dice"]) <= 3 and fighter(state, wid, line["fighter"])["leader"]
+    ]
+    assert saved
+    for wid, line in saved:
+        assert line["outcome"] == "loses favour"
+        assert fighter(state, wid, line["fighter"])["status"] == "active"
+
+
+def test_the_sample_shows_destiny_gained_and_not_gained(state):
+    destiny = all_of(state, "destiny")
+    assert {line["gained"] for line in destiny} == {True, False}
+    assert all(line["gained"] == (line["dice"] == [6]) for line in destiny)
+
+
+def test_the_sample_shows_a_fragile_artefact_crumbling_and_one_holding(state):
+    perishable = all_of(state, "perishable")
+    assert {line["crumbled"] for line in perishable} == {True, False}
+
+
+def test_the_sample_shows_an_empty_search_a_find_and_a_bought_extra_search(state):
+    searches = all_of(state, "searches")
+    assert any(s["found"] is None for s in searches)
+    assert any(s["found"] is not None for s in searches)
+    assert any(s["extra"] for s in searches)
+    ledgers = [line for wb in state["warbands"].values() for line in wb["ledger"]]
+    assert any(line["amount"] == -3 and "another search" in line["cause"] for line in ledgers)
+
+
+def test_the_sample_shows_a_convergence_lost_without_advance_and_one_won(state):
+    lost, won = [], []
+    for battle, wid, report in reports(state):
+        if wid in battle["convergence"] and report["map"]:
+            if battle["winner"] == wid:
+                won.append(report["map"])
+            elif battle["winner"] is not None:
+                lost.append(report["map"])
+    assert lost and all(m["to"] == m["from"] for m in lost)
+    assert won and all(m["to"] == m["from"] + 1 for m in won)
+
+
+def test_the_sample_shows_a_territory_conquered_for_ten_glory(state):
+    held = {wid: wb["territories"] for wid, wb in state["warbands"].items() if wb["territories"]}
+    assert held
+    for wid in held:
+        ledger = state["warbands"][wid]["ledger"]
+        assert any(line["amount"] == -10 and "conquered" in line["cause"] for line in ledger)
+
+
+def test_the_sample_shows_an_artefact_of_power_and_a_command_trait_gained(state):
+    rewards = [r["reward"] for _, _, r in reports(state) if r["reward"]]
+    for kind in ("artefact", "trait"):
+        assert any(r["kind"] == kind for r in rewards)
+    held = [
+        f
+        for wb in state["warbands"].values()
+        for f in wb["fighters"].values()
+        if f["artefact_of_power"]
+    ]
+    assert held
+
+
+def test_the_sample_shows_a_favoured_warrior_who_dies_and_loses_its_trait(state, sample):
+    history = sample[2]
+    favoured = {
+        (wid, r["reward"]["fighter"])
+        for _, wid, r in reports(state)
+        if r["reward"] and r["reward"].get("favoured")
+    }
+    assert favoured
+    dead = [(wid, fid) for wid, fid in favoured if fighter(state, wid, fid)["status"] == "dead"]
+    assert dead
+    for wid, fid in dead:
+        f = fighter(state, wid, fid)
+        assert f["command_trait"] is None and not f["favoured"]
+        assert state["warbands"][wid]["favoured"] is None
+    # the audit log says so: a trait given as favoured warrior, then a killing injury roll
+    words = [e.words for e in history]
+    assert any("as favoured warrior" in w for w in words)
+    assert any("was slain" in w for w in words)
+
+
+def test_the_sample_has_a_voided_event_with_its_reason(sample):
+    history = sample[2]
+    voided = [e for e in history if e.voided_by is not None]
+    assert voided
+    voids = {e.event.version: e for e in history if e.event.type == "EventVoided"}
+    for entry in voided:
+        void = voids[entry.voided_by]
+        assert void.event.data["version"] == entry.event.version
+        assert void.event.data["reason"]
+    # the voided event left no trace in the state: the fighter stands as recorded again
+    [slip] = [e.event for e in voided]
+    state = sample[1].state
+    fighter_ = state["warbands"][slip.data["warband"]]["fighters"][slip.data["fighter"]]
+    assert fighter_["added"] != slip.version
