@@ -41,7 +41,7 @@ def test_the_dashboard_shows_each_warbands_glory_territories_fighters_and_map_po
 
 def test_the_dashboard_draws_the_quest_map_with_each_warbands_marker(client, sample):
     html = client.get(f"/c/{sample}/").get_data(as_text=True)
-    assert html.count('class="point ') == 12
+    assert html.count('class="point ') == 24  # drawn across for wide screens, down for phones
     assert "<title>Ironjaws: Last Light Bastion</title>" in html
     assert "<title>Crowmarch: Glasswind Steppe</title>" in html
 
