@@ -12,6 +12,7 @@ import click
 from flask.cli import FlaskGroup
 
 from tracker import config
+from tracker.accounts import Accounts
 from tracker.errors import TrackerError
 from tracker.service import Service
 from tracker.store import Store
@@ -66,6 +67,11 @@ def load_samples(service: Service, folder: Path = config.SAMPLES) -> int:
             service.import_lines(lines, actor="sample")
         except TrackerError as error:
             raise TrackerError(f"{path.name}: {error.message}") from None
+        # Samples have no organiser: anybody may read them, nobody records in them.
+        access = Accounts(service.store.conn)
+        access.init()
+        for campaign in campaigns:
+            access.set_public(campaign, True)
         loaded += len(campaigns)
     return loaded
 
@@ -76,6 +82,7 @@ def init_command(db):
     """Create the database (tables, indexes, append-only triggers)."""
     with opened(db, must_exist=False) as service:
         service.store.init()
+        Accounts(service.store.conn).init()
         click.echo(f"database ready at {config.db_path(db)}")
 
 

@@ -245,8 +245,12 @@ class Service:
         source: str = "api",
         idempotency_key: str | None = None,
         roller: Roller | None = None,
+        guard: Callable | None = None,
     ) -> AppendResult:
         """Check a batch of events against the rules and append it, or write nothing.
+
+        `guard(system, state, type, data)`, when given, is asked about each event before its
+        rules are applied and raises to refuse it (the permission check).
 
         Raises `Conflict` when the campaign is not at `expected_version`, `BatchError`
         (wrapping a `RuleViolation` or `InvalidEvent`) naming the event that failed.
@@ -266,6 +270,7 @@ class Service:
             submissions,
             meta=_meta(actor, source, idempotency_key),
             roller=roller or self.roller,
+            guard=guard,
         )
         result = self.store.append(campaign, events, view.version)
         voids = [e.data["version"] for e in events if e.type == "EventVoided"]
@@ -284,6 +289,7 @@ class Service:
         meta: dict,
         roller: Roller | None,
         pending: list[Event] | None = None,
+        guard: Callable | None = None,
     ) -> tuple[list[NewEvent], dict]:
         """Apply submitted events to `state` (which this changes) by the rules.
 
@@ -311,9 +317,13 @@ class Service:
                     raise RuleViolation("a campaign starts only once, with its first event")
                 if type_ == "EventVoided":
                     data = self._load_core(type_, raw)
+                    if guard:
+                        guard(system, state, type_, data)
                     state = self._void(campaign, system, version, data["version"], pending)
                 else:
                     data, how = self._draw(system, type_, dict(raw), state, roller)
+                    if guard:
+                        guard(system, state, type_, data)
                     if how and not given_meta:
                         event_meta.setdefault("via", event_meta.get("source"))
                         event_meta["source"] = how

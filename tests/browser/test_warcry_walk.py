@@ -62,6 +62,11 @@ def walk_aftermath(page, shot, tag):
 
 def test_a_new_user_runs_a_campaign_from_start_to_roster_sheet_and_audit(server, page, shot):
     page.goto(server + "/")
+    page.click("text=Sign up")
+    page.fill("input[name=name]", "ana")
+    page.fill("input[name=password]", "a long enough secret")
+    page.click("button:has-text('Sign up')")
+    expect(page.locator(".flashes")).to_contain_text("Welcome, ana")
     shot(page, "01-campaigns")
     warcry = page.locator("details:has(summary:text-is('Warcry campaign'))")
     if not warcry.get_attribute("open") == "":

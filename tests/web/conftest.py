@@ -1,16 +1,17 @@
-"""A Flask app over a temporary database, with the Warcry sample loaded where asked."""
-
-import re
+"""A Flask app over a temporary database; the client is logged in as the organiser of every
+campaign the tests make through `svc`. `anon` is a client nobody is logged in on."""
 
 import pytest
 
 from tracker import config
+from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
 from tracker.store import Store
 from tracker.web import create_app
 
 SAMPLE = config.SAMPLES / "warcry-ember-crown.jsonl"
+PASSWORD = "organiser-password"
 
 
 @pytest.fixture
@@ -20,17 +21,61 @@ def app(tmp_path):
                        "ROLLER": SeededRoller(11)})
 
 
-@pytest.fixture
-def client(app):
-    return app.test_client()
+class OrganisedService(Service):
+    """The service, with the organiser made organiser of each campaign it starts or imports."""
+
+    def __init__(self, store, roller, accounts, organiser):
+        super().__init__(store, roller)
+        self.accounts, self.organiser = accounts, organiser
+
+    def start(self, campaign, *args, **kwargs):
+        result = super().start(campaign, *args, **kwargs)
+        self.accounts.add_member(campaign, self.organiser, "organiser")
+        return result
+
+    def import_lines(self, lines, **kwargs):
+        results = super().import_lines(lines, **kwargs)
+        for result in results:
+            self.accounts.add_member(result.campaign, self.organiser, "organiser")
+        return results
 
 
 @pytest.fixture
-def svc(app):
+def accounts(app):
     store = Store(app.config["DATABASE"])
     store.init()
-    yield Service(store, SeededRoller(5))
+    accounts = Accounts(store.conn)
+    accounts.init()
+    yield accounts
     store.close()
+
+
+@pytest.fixture
+def organiser(accounts):
+    return accounts.sign_up("org", PASSWORD)
+
+
+@pytest.fixture
+def svc(accounts, organiser):
+    store = Store(accounts.conn and accounts.conn.execute("PRAGMA database_list").fetchone()[2])
+    yield OrganisedService(store, SeededRoller(5), Accounts(store.conn), organiser)
+    store.close()
+
+
+def log_in(client, name, password):
+    page = client.post("/login", data={"name": name, "password": password})
+    assert page.status_code == 302, page.get_data(as_text=True)
+    return client
+
+
+@pytest.fixture
+def client(app, organiser):
+    return log_in(app.test_client(), "org", PASSWORD)
+
+
+@pytest.fixture
+def anon(app):
+    return app.test_client()
 
 
 @pytest.fixture

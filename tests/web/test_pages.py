@@ -8,6 +8,8 @@ from pagetools import form, text, version
 
 from tracker.web import create_app
 
+PASSWORD = "organiser-password"
+
 
 def test_the_campaign_list_shows_each_campaign_with_its_head_hash(client, sample, svc):
     page = client.get("/")
@@ -144,20 +146,20 @@ def test_the_wizard_walks_a_warband_through_every_step(client, two, svc):
     client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="1"))
     assert "an injury roll for Crowmarch 1" in text(client.get(url))
     client.post(url, data=form("InjuryRolled", version(svc), warband="crow", fighter="crow-1",
-                               dice="3 4", roll="table"))
+                               dice="3 4", **{"dice-mode": "table"}))
     body = text(client.get(url + "&step=2"))
     assert "3 + 4 = 7" in body and "recovers" in body
     for fid in ("crow-0", "crow-2", "crow-3", "crow-1"):
         if fid == "crow-1":
             continue
         assert client.post(url, data=form("DestinyRolled", version(svc), warband="crow",
-                                          fighter=fid, roll="server")).status_code == 302
+                                          fighter=fid, **{"dice-mode": "server"})).status_code == 302
     event = svc.store.event("c", version(svc))
     assert event.meta["source"] == "server-roll" and event.meta["via"] == "form"
     assert "Step 4" in text(client.get(url))
     client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="4"))
     client.post(url, data=form("SearchRolled", version(svc), warband="crow", dice="23",
-                               roll="table"))
+                               **{"dice-mode": "table"}))
     assert "Whetted Hook" in text(client.get(url))
     client.post(url, data=form("ArtefactGiven", version(svc), warband="crow", fighter="crow-2",
                                artefact="Whetted Hook"))
@@ -173,21 +175,21 @@ def test_the_table_roll_button_with_no_dice_typed_asks_for_them(client, two, svc
     client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="1"))
     before = version(svc)
     page = client.post(url, data=form("InjuryRolled", before, warband="crow",
-                                      fighter="crow-1", dice="", roll="table",
+                                      fighter="crow-1", dice="", **{"dice-mode": "table"},
                                       form_id="InjuryRolled-crow-1"))
     assert page.status_code == 422 and "type the dice the table rolled" in text(page)
     assert re.search(r'name="dice"[^>]*>\s*</label>\s*<span class="field-error"',
                      page.get_data(as_text=True))
     assert version(svc) == before
     page = client.post(url, data=form("InjuryRolled", before, warband="crow",
-                                      fighter="crow-1", dice="7 1", roll="table"))
+                                      fighter="crow-1", dice="7 1", **{"dice-mode": "table"}))
     assert "a die of a 2D6 roll shows 1 to 6, not 7" in text(page)
 
 
 def test_a_step_out_of_order_is_refused_with_the_step_that_comes_first(client, two, svc):
     client.post("/c/c/battle-new", data=battle_form(svc))
     page = client.post("/c/c/wizard?warband=crow", data=form(
-        "SearchRolled", version(svc), warband="crow", roll="server"))
+        "SearchRolled", version(svc), warband="crow", **{"dice-mode": "server"}))
     assert "step 2 (injury rolls) comes first" in text(page)
 
 
@@ -327,24 +329,36 @@ def test_names_typed_by_users_are_escaped_everywhere(client, two, svc):
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, path
 
 
-def test_a_form_without_its_csrf_token_is_refused(tmp_path, two, svc):
+def csrf_client(svc):
+    """A client of an app with CSRF protection on, logged in through the real form."""
     app = create_app({"DATABASE": svc.store.path, "TESTING": True, "SECRET_KEY": "k"})
-    page = app.test_client().post("/c/c/", data=form("WarbandFounded", version(svc),
-                                                     warband="x", name="X", player="P",
-                                                     faction="F"))
+    client = app.test_client()
+    token = csrf_token(client.get("/login").get_data(as_text=True))
+    page = client.post("/login", data={"name": "org", "password": PASSWORD,
+                                       "csrf_token": token})
+    assert page.status_code == 302
+    return client
+
+
+def csrf_token(html: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def test_a_form_without_its_csrf_token_is_refused(two, svc):
+    client = csrf_client(svc)
+    page = client.post("/c/c/", data=form("WarbandFounded", version(svc), warband="x",
+                                          name="X", player="P", faction="F"))
     assert page.status_code == 400 and "This form has expired" in text(page)
     assert version(svc) == 10 + 1
 
 
-def test_a_form_with_its_csrf_token_is_accepted(tmp_path, two, svc):
-    app = create_app({"DATABASE": svc.store.path, "TESTING": True, "SECRET_KEY": "k"})
-    client = app.test_client()
-    html = client.get("/c/c/").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+def test_a_form_with_its_csrf_token_is_accepted(two, svc):
+    client = csrf_client(svc)
+    token = csrf_token(client.get("/c/c/").get_data(as_text=True))
     page = client.post("/c/c/", data={**form("WarbandFounded", version(svc), warband="x",
                                              name="X", player="P", faction="F"),
                                       "csrf_token": token})
-    assert page.status_code == 302
+    assert page.status_code == 302 and "x" in svc.state("c").state["warbands"]
 
 
 @pytest.mark.parametrize("path", ["/", "/c/c/", "/c/c/battles", "/c/c/audit", "/c/c/dice",

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
+from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, g, render_template
 from werkzeug.exceptions import HTTPException
 
 from tracker import config
+from tracker.accounts import Accounts, User
+from tracker.permissions import Policy
 from tracker.service import Service
 from tracker.store import Store
 
@@ -20,9 +24,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(config.ROOT / "templates"),
         static_folder=str(Path(__file__).parent / "static"),
     )
-    app.config.from_mapping(DATABASE=config.db_path(), ROLLER=None)
+    app.config.from_mapping(DATABASE=config.db_path(), ROLLER=None, SESSION_HOURS=12,
+                            SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
     if test_config:
         app.config.from_mapping(test_config)
+    app.permanent_session_lifetime = timedelta(hours=app.config["SESSION_HOURS"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("TRACKER_SECRET_KEY") or _secret(app)
 
@@ -39,9 +45,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     from tracker import cli
 
     cli.register(app)
-    from tracker.web import pages
+    from tracker.web import auth, pages
 
     pages.init_app(app)
+    auth.init_app(app)
+
+    @app.context_processor
+    def who():
+        return {"current_user": current_user()}
 
     @app.errorhandler(CSRFError)
     def csrf_error(error):
@@ -69,14 +80,55 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-def service() -> Service:
-    """The request's service, over a store opened once per request."""
+def store() -> Store:
+    """The request's store, opened once per request."""
     from flask import current_app
 
     if "store" not in g:
         g.store = Store(current_app.config["DATABASE"])
         g.store.init()
-    return Service(g.store, current_app.config["ROLLER"])
+        Accounts(g.store.conn).init()
+    return g.store
+
+
+def service() -> Service:
+    from flask import current_app
+
+    return Service(store(), current_app.config["ROLLER"])
+
+
+def accounts() -> Accounts:
+    return Accounts(store().conn)
+
+
+def current_user() -> User | None:
+    """The account behind this request: an API token, else the logged-in session."""
+    from flask import current_app, request, session
+
+    if "user" in g:
+        return g.user
+    user = None
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        user = accounts().token_user(header[7:].strip())
+    elif "user_id" in session:
+        started = session.get("since", 0)
+        lifetime = current_app.config["SESSION_HOURS"] * 3600
+        if time.time() - started < lifetime:
+            user = accounts().user(session["user_id"])
+        else:
+            session.clear()
+    g.user = user
+    return user
+
+
+def policy() -> Policy:
+    return Policy(accounts(), current_user())
+
+
+def actor() -> str:
+    user = current_user()
+    return user.name if user else "anonymous"
 
 
 def _secret(app: Flask) -> str:

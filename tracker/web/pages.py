@@ -20,7 +20,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from jinja2 import TemplateNotFound
@@ -28,8 +27,9 @@ from jinja2 import TemplateNotFound
 from tracker import stats, systems
 from tracker.dice import Dice
 from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, TrackerError
+from tracker.permissions import Forbidden
 from tracker.service import CORE_EVENTS, slug
-from tracker.web import service
+from tracker.web import accounts, actor, current_user, policy, service
 from tracker.web.forms import form_data
 
 bp = Blueprint("pages", __name__)
@@ -56,10 +56,6 @@ def _not_found(message: str):
     raise NotFound(message)
 
 
-def actor() -> str:
-    return session.get("user") or "anonymous"
-
-
 def at_arg() -> int | None:
     text = request.args.get("at", "")
     if not text:
@@ -82,14 +78,20 @@ def local(url: str | None) -> str | None:
 # -- campaigns ----------------------------------------------------------------------------
 
 
+def visible_campaigns():
+    allowed = accounts().campaigns_of(current_user()) | accounts().public_campaigns()
+    return [c for c in service().campaigns() if c.id in allowed]
+
+
 @bp.get("/")
 def campaigns():
-    return render_template("campaigns.html", campaigns=service().campaigns(),
+    return render_template("campaigns.html", campaigns=visible_campaigns(),
                            systems=systems.registry())
 
 
 @bp.post("/campaigns")
 def start_campaign():
+    user = policy().require_user("start a campaign")
     form = request.form
     system_name = form.get("system", "")
     name = form.get("name", "").strip()
@@ -108,9 +110,10 @@ def start_campaign():
     except TrackerError as error:
         message = error.message
     else:
-        flash(f"The campaign {name!r} has begun.")
+        accounts().add_member(campaign, user, "organiser")
+        flash(f"The campaign {name!r} has begun: invite its players from its Members page.")
         return redirect(url_for("pages.dashboard", cid=campaign))
-    return render_template("campaigns.html", campaigns=service().campaigns(),
+    return render_template("campaigns.html", campaigns=visible_campaigns(),
                            systems=systems.registry(), start_errors=errors,
                            start_message=message, start_system=system_name,
                            submitted=form), 422
@@ -120,6 +123,7 @@ def start_campaign():
 
 
 def context(cid: str, at: int | None = None) -> dict:
+    policy().require_read(cid)
     svc = service()
     view = svc.state(cid, at)
     def link(page: str, **args) -> str:
@@ -179,6 +183,7 @@ def page(cid, page):
 def record(cid: str, page: str):
     """Append the one event a form describes; on failure, the same page with the error."""
     form = request.form
+    guard = policy().guard(cid)
     svc = service()
     system, _ = svc.system_of(cid)
     type_ = form.get("type", "")
@@ -195,10 +200,12 @@ def record(cid: str, page: str):
     data = form_data(schema, form)
     drawn = system.drawn_fields(type_) if type_ in system.events else {}
     failure = {"form": form_id, "fields": {}, "message": ""}
-    if form.get("roll") == "server":  # "Roll for me": whatever was typed, the server rolls
+    # The dice buttons: "Roll for me" (the server rolls, whatever was typed) or the table's.
+    mode = form.get("dice-mode") or (form.get("roll") if "roll" not in drawn else None)
+    if mode == "server":
         for name in drawn:
             data.pop(name, None)
-    elif form.get("roll") == "table" and any(name not in data for name in drawn):
+    elif mode == "table" and any(name not in data for name in drawn):
         missing = {name: ["type the dice the table rolled, or press Roll for me"]
                    for name in drawn if name not in data}
         failure.update(fields=missing, message="no dice were typed in")
@@ -206,19 +213,49 @@ def record(cid: str, page: str):
     try:
         result = svc.append(cid, [{"type": type_, "data": data}], int(expected),
                             actor=actor(), source="form",
-                            idempotency_key=form.get("idem") or None)
+                            idempotency_key=form.get("idem") or None, guard=guard)
     except Conflict:
         failure["message"] = ("the campaign changed since you loaded this page: here it is "
                               "as it stands now; check, then send the form again")
         return render_page(cid, page, 409, at=None, failure=failure, submitted=form)
     except BatchError as error:
+        if isinstance(error.error, Forbidden):
+            raise error.error from None
         failure["message"] = error.error.message
         if isinstance(error.error, InvalidEvent):
             failure["fields"] = error.error.errors
         return render_page(cid, page, 422, at=None, failure=failure, submitted=form)
+    guard.settle(cid)
     entry = svc.recent(cid, 1, result.last_version)[0]
     flash(f"Recorded: {entry.words}.")
     return redirect(local(form.get("next")) or request.full_path.rstrip("?"))
+
+
+# -- members: invitations and who may see the campaign ---------------------------------------
+
+
+@bp.route("/c/<cid>/members", methods=["GET", "POST"])
+def members(cid):
+    ctx = context(cid)
+    pol = policy()
+    organiser = False
+    member = accounts().membership(cid, current_user())
+    organiser = member is not None and member.role == "organiser"
+    invitation = None
+    if request.method == "POST":
+        pol.require_organiser(cid, "invite players or change who may see the campaign")
+        if request.form.get("action") == "public":
+            accounts().set_public(cid, request.form.get("public") == "on")
+            flash("The campaign is now " + ("public: anyone may read it." if accounts().is_public(
+                cid) else "private to its members."))
+            return redirect(url_for("pages.members", cid=cid))
+        side = request.form.get("side", "").strip() or None
+        if side is not None and side not in ctx["system"].sides(ctx["state"]):
+            abort(400, f"there is no side {side!r} in this campaign")
+        invitation = accounts().invite(cid, current_user(), side)
+    return render_template("members.html", members=accounts().members(cid),
+                           public=accounts().is_public(cid), organiser=organiser,
+                           invitation=invitation, page="members", **ctx)
 
 
 # -- audit log, voids and dice: every system alike ----------------------------------------
@@ -237,6 +274,7 @@ def audit(cid):
 def void(cid):
     """The organiser voids an event, with a reason, from the audit log."""
     form = request.form
+    guard = policy().guard(cid)
     target = form.get("version", "").strip()
     expected = form.get("expected_version", "")
     if not expected.isdigit():
@@ -247,12 +285,15 @@ def void(cid):
     status = 422
     try:
         service().append(cid, [{"type": "EventVoided", "data": data}], int(expected),
-                         actor=actor(), source="form", idempotency_key=form.get("idem") or None)
+                         actor=actor(), source="form", idempotency_key=form.get("idem") or None,
+                         guard=guard)
     except Conflict:
         failure["message"] = ("the campaign changed since you loaded this page: here it is "
                               "as it stands now")
         status = 409
     except BatchError as error:
+        if isinstance(error.error, Forbidden):
+            raise error.error from None
         failure["message"] = error.error.message
         if isinstance(error.error, InvalidEvent):
             failure["fields"] = error.error.errors

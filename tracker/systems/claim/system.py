@@ -6,7 +6,7 @@ from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
 from tracker.systems.base import GameSystem
 
-from . import rules
+from . import display, rules
 from .cards import (
     DOPPELGANGERS,
     FACTIONS,
@@ -38,8 +38,12 @@ class ClaimSystem(GameSystem):
         return decks()
 
     def prepare_settings(self, settings: dict) -> dict:
-        """Copy the chosen deck's factions and hand size into the settings."""
-        if not isinstance(settings, dict) or "factions" in settings:
+        """Copy the chosen deck's factions and hand size into the settings.
+
+        Settings that already hold factions are left as they are; an empty list (what the
+        start form sends for a nested field it has no rows for) holds none.
+        """
+        if not isinstance(settings, dict) or settings.get("factions"):
             return settings
         deck_id = settings.get("deck", "standard")
         packs = decks()
@@ -110,6 +114,23 @@ class ClaimSystem(GameSystem):
     def player_view(self, state: dict, player: str | None) -> dict:
         """What `player` may see (None: an onlooker); see views.player_view."""
         return player_view(state, player)
+
+    # -- helpers for the pages (see display.py) -------------------------------------------
+
+    def next_game(self, state: dict) -> int | None:
+        return display.next_game(state)
+
+    def play_hint(self, state: dict, player: str) -> str | None:
+        return display.play_hint(state, player)
+
+    def face(self, state: dict, card: str | None) -> dict:
+        return display.face(state, card)
+
+    def by_faction(self, state: dict, cards: list[str]) -> list[dict]:
+        return display.by_faction(state, cards)
+
+    def trick_versions(self, events, game: int) -> list[int]:
+        return display.trick_versions(events, game)
 
     def sides(self, state: dict) -> dict[str, str]:
         return {p["id"]: p["name"] for p in state["players"]}

@@ -11,7 +11,7 @@ import copy
 from tracker.errors import RuleViolation
 from tracker.systems.base import GameSystem, load_json
 
-from . import rules
+from . import rules, views
 from .board import check_content, neighbours
 from .schemas import EVENTS, SettingsSchema
 from .words import describe as _describe
@@ -74,6 +74,18 @@ class Hellas(GameSystem):
         if side is not None and state["game"]:
             public["open_actions"] = rules.open_actions(state, side)
         return public
+
+    def player_board(self, state: dict, player: str) -> dict:
+        """A player's counts in the game, each with its limit (views.player_board)."""
+        return views.player_board(state, player)
+
+    def choices(self, state: dict, player: str) -> dict:
+        """The options the forms of a page may offer a player now (views.choices)."""
+        return views.choices(state, player)
+
+    def touched(self, state: dict, event_type: str, data: dict) -> list[str]:
+        """The regions an event acted on, for the map's highlight (views.touched)."""
+        return views.touched(state, event_type, data)
 
     def describe(self, state: dict, event) -> str:
         return _describe(state, event)

@@ -7,7 +7,7 @@ from pathlib import Path
 from tracker.errors import InvalidEvent
 from tracker.systems.base import GameSystem, load_json
 
-from . import rules
+from . import options, rules
 from .schemas import EVENTS, SettingsSchema
 from .secrecy import visible_event_data, visible_state
 from .words import describe as _describe
@@ -65,6 +65,29 @@ class LeadersSystem(GameSystem):
         """The player an event acts for; setup draws and a new match belong to no side."""
         player = data.get("player")
         return {player} if isinstance(player, str) else set()
+
+    # -- what the pages offer (see options.py): only what the fold accepts ------------------
+
+    def leader_options(self, state: dict) -> dict:
+        return options.leader_options(state)
+
+    def exile_options(self, state: dict):
+        return options.exile_options(state)
+
+    def action_options(self, state: dict, player: str) -> dict:
+        return options.action_options(state, player)
+
+    def nemesis_options(self, state: dict) -> list:
+        return options.nemesis_options(state)
+
+    def recruit_options(self, state: dict, player: str) -> dict:
+        return options.recruit_options(state, player)
+
+    def may_end_turn(self, state: dict, player: str) -> bool:
+        return options.may_end_turn(state, player)
+
+    def card_label(self, state: dict, card_id: str) -> str:
+        return rules.card_label(state, card_id)
 
 
 system = LeadersSystem()

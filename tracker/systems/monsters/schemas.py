@@ -7,14 +7,67 @@ from marshmallow import ValidationError, fields, validate
 from tracker.dice import Drawn
 from tracker.systems.base import EventSchema
 
-from . import rules
+from . import formtext, rules
 
 ID = {"required": True, "validate": validate.Length(min=1, max=80)}
 
 
+class Space(fields.List):
+    """A space as [q, r], two strict integers; a form's text "q,r" is read into that."""
+
+    def __init__(self, **kwargs):
+        super().__init__(fields.Integer(strict=True), validate=validate.Length(equal=2), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            value = ",".join(value)  # a form's ["3,2"], or ["3", "2"] from "3,2" split
+        if isinstance(value, str):
+            try:
+                value = formtext.space(value)
+            except ValueError as err:
+                raise ValidationError(str(err)) from None
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Path(fields.List):
+    """Spaces one after another; a form's text "3,2 3,3" is read as two spaces."""
+
+    def __init__(self, **kwargs):
+        super().__init__(Space(), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            value = [value]
+        if isinstance(value, list) and any(isinstance(v, str) or _flat(v) for v in value):
+            read = []
+            for item in value:
+                if _flat(item):  # one box of several spaces, read as numbers: [3, 2, 3, 3]
+                    read.extend([item[i], item[i + 1]] for i in range(0, len(item), 2))
+                    continue
+                if not isinstance(item, str):
+                    read.append(item)
+                    continue
+                try:
+                    read.extend(formtext.path(item))
+                except ValueError as err:
+                    raise ValidationError(str(err)) from None
+            value = read
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def _flat(item) -> bool:
+    """True for a list of an even number (4 or more) of integers: several spaces in a row."""
+    return (
+        isinstance(item, list)
+        and len(item) > 2
+        and len(item) % 2 == 0
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+    )
+
+
 def coordinate(**kwargs) -> fields.List:
-    """A space as [q, r], two strict integers."""
-    return fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2), **kwargs)
+    """A space as [q, r], two strict integers (or a form's "q,r")."""
+    return Space(**kwargs)
 
 
 class FirstPlayer(Drawn):
@@ -61,6 +114,13 @@ class AttackDice(Drawn):
             'the attack dice are a list of rounds, each {"attacker": [die], "defender": [die]}, '
             "a second die only after a first 6"
         )
+        if isinstance(value, str):  # typed in a form: "1 / 6 3; 4 / 5"
+            try:
+                value = formtext.rounds(value)
+            except ValueError as err:
+                raise ValidationError(str(err)) from None
+        elif isinstance(value, list) and value and not isinstance(value[0], dict):
+            raise ValidationError(formtext.ROUNDS_HELP)  # a form's "4 5", read as bare dice
         if not isinstance(value, list) or not 1 <= len(value) <= 50:
             raise ValidationError(shape)
         rounds = []
@@ -107,7 +167,7 @@ class FigurePlacedSchema(EventSchema):
 class FigureMovedSchema(EventSchema):
     battle = fields.Str(**ID)
     piece = fields.Str(**ID)
-    path = fields.List(coordinate(), required=True, validate=validate.Length(min=1, max=100))
+    path = Path(required=True, validate=validate.Length(min=1, max=100))
 
 
 class FlierAnsweredSchema(EventSchema):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tracker.systems.base import Event, GameSystem
 
-from . import content, rules
-from .hexes import shown
+from . import content, formtext, rules, views
+from .hexes import parse_rows, shown
 from .schemas import EVENTS
 
 
@@ -72,6 +72,44 @@ class MonsterBattles(GameSystem):
     def public_state(self, state: dict) -> dict:
         """Nothing is hidden in monster battles: the whole state is public."""
         return state
+
+    # -- what the pages ask (pure: the rules' answers, no HTML) ----------------------------
+
+    def placements(self, state: dict, piece_id: str) -> list[str]:
+        return views.placements(state, piece_id)
+
+    def moves(self, state: dict, piece_id: str) -> dict[str, list[str]]:
+        return views.moves(state, piece_id)
+
+    def movers(self, state: dict) -> list[str]:
+        return views.movers(state)
+
+    def attack_options(self, state: dict, attacker_id: str) -> list[dict]:
+        return views.attack_options(state, attacker_id)
+
+    def may_stay_aloft(self, state: dict, flier_id: str) -> bool:
+        return views.may_stay_aloft(state, flier_id)
+
+    def outcome_words(self, state: dict) -> str:
+        """How the battle under way was decided (or ended), in words; "" when it was not."""
+        battle = state.get("battle")
+        if not battle or not battle.get("outcome"):
+            return ""
+        return rules.outcome_words(state, battle)
+
+    def map_layout(self, state: dict, map_id: str) -> dict:
+        """A map of the campaign as spaces ("q,r" -> terrain) and castles (side -> space)."""
+        spaces, castles = parse_rows(state["maps"][map_id]["rows"])
+        first, second = state["order"]
+        return {"spaces": spaces, "castles": {first: castles["A"], second: castles["B"]}}
+
+    def shown(self, space: str) -> str:
+        """A space as players read it: (q, r)."""
+        return shown(space)
+
+    def path_text(self, path: list[str]) -> str:
+        """A path as a form sends it back: "3,2 3,3"."""
+        return formtext.shown_path(path)
 
     def describe(self, state: dict, event: Event) -> str:
         data = event.data

@@ -1,0 +1,94 @@
+"""Who may see and record what: one check for the pages and the API alike.
+
+Reading a campaign: its members, or anybody when the organiser made it public. Recording:
+the organiser anything (and only the organiser voids); a player only events that act for its
+own side (a battle between two warbands may be recorded by either of their players); an event
+that acts for no side in particular, by any player. A player without a side yet takes the new
+side it founds.
+"""
+
+from __future__ import annotations
+
+from tracker.accounts import Accounts, User
+from tracker.errors import NotFound, TrackerError
+
+
+class Forbidden(TrackerError):
+    """The account may not do this (HTTP 403)."""
+
+
+class Unauthenticated(TrackerError):
+    """Nobody is logged in, and this needs an account (HTTP 401)."""
+
+
+class Policy:
+    def __init__(self, accounts: Accounts, user: User | None):
+        self.accounts = accounts
+        self.user = user
+
+    def can_read(self, campaign: str) -> bool:
+        if self.accounts.is_public(campaign):
+            return True
+        return self.accounts.membership(campaign, self.user) is not None
+
+    def require_read(self, campaign: str) -> None:
+        # A private campaign is not found for those who may not see it: its name stays private.
+        if not self.can_read(campaign):
+            raise NotFound(f"there is no campaign {campaign!r} that you may see")
+
+    def require_user(self, what: str) -> User:
+        if self.user is None:
+            raise Unauthenticated(f"log in to {what}")
+        return self.user
+
+    def require_organiser(self, campaign: str, what: str) -> None:
+        self.require_user(what)
+        member = self.accounts.membership(campaign, self.user)
+        if member is None or member.role != "organiser":
+            self.require_read(campaign)
+            raise Forbidden(f"only the organiser of the campaign may {what}")
+
+    def guard(self, campaign: str) -> Guard:
+        self.require_read(campaign)
+        user = self.require_user("record events")
+        member = self.accounts.membership(campaign, user)
+        if member is None:
+            raise Forbidden("only the campaign's members may record events; ask the organiser "
+                            "for an invitation")
+        return Guard(self.accounts, member)
+
+
+class Guard:
+    """Checks each event of a batch against the member's rights, with the state it meets."""
+
+    def __init__(self, accounts: Accounts, member):
+        self.accounts = accounts
+        self.member = member
+        self.claimed: str | None = None
+
+    def __call__(self, system, state, event_type: str, data: dict) -> None:
+        if self.member.role == "organiser":
+            return
+        if event_type == "EventVoided":
+            raise Forbidden("only the organiser may void an event")
+        sides = system.sides_of(state, event_type, data) if state is not None else set()
+        if not sides:
+            return
+        mine = self.member.side or self.claimed
+        if mine in sides:
+            return
+        if mine is None:
+            new = sides - set(system.sides(state))
+            if len(sides) == 1 and new:
+                self.claimed = new.pop()  # a player founds its own side
+                return
+        known = system.sides(state)
+        names = ", ".join(known.get(s, s) for s in sorted(sides))
+        yours = known.get(mine, mine) if mine else "no side yet"
+        raise Forbidden(f"a player records events only for its own side: this one is for "
+                        f"{names}, and you play {yours}")
+
+    def settle(self, campaign: str) -> None:
+        """After a successful append: keep the side the player founded."""
+        if self.claimed:
+            self.accounts.claim_side(campaign, self.member.user, self.claimed)

@@ -1,0 +1,183 @@
+"""What the pages offer: the choices a form may give a player now, read from the rules.
+
+Pure functions over the folded state. They only narrow the options of a form (the regions a
+hero can reach, the monsters it can hunt...); the fold still checks every event it is sent.
+"""
+
+from __future__ import annotations
+
+from .rules import (
+    free_tokens,
+    hoplites_on_board,
+    lands_controlled,
+    legal_retreats,
+    priests_owned,
+    temples_controlled,
+)
+
+#: event fields that name regions, for the regions an event touched
+_REGION_FIELDS = ("region", "to")
+_MOVE_FIELDS = ("moves", "placed", "appeared", "moved")
+
+
+def _by_name(state: dict, regions) -> list[str]:
+    content = state["content"]["regions"]
+    return sorted(set(regions), key=lambda rid: content[rid]["name"])
+
+
+def hero_steps(state: dict, player: str) -> list[list[str]]:
+    """For each step of a hero's move (up to its Speed), the regions it could stand in."""
+    game = state["game"]
+    hero = game["heroes"][player]
+    here = {hero["region"]}
+    steps = []
+    for _ in range(hero["speed"]):
+        here = {n for rid in here for n in state["neighbours"][rid]}
+        steps.append(_by_name(state, here))
+    return steps
+
+
+def usurp_target(state: dict, player: str) -> str | None:
+    """The region the hero may usurp now, or None."""
+    game = state["game"]
+    hero = game["heroes"][player]
+    rid = hero["region"]
+    place = game["regions"][rid]
+    population = state["content"]["regions"][rid]["population"]
+    if any(p != player for p in place["hoplites"]) or place["controller"] == player:
+        return None
+    return rid if hero["leadership"] >= population else None
+
+
+def player_board(state: dict, player: str) -> dict:
+    """A player's board in the game: the counts a page shows, each against its limit."""
+    game = state["game"]
+    limits = state["content"]["limits"]
+    pool = game["priests"][player]
+    return {
+        "hoplites": hoplites_on_board(game, player),
+        "hoplites_limit": limits["hoplites"],
+        "fortified": sum(r["fortified"].get(player, 0) for r in game["regions"].values()),
+        "priests_pool": pool,
+        "priests_on_monuments": priests_owned(game, player) - pool,
+        "priests_limit": limits["priests"],
+        "tokens_used": list(game["tokens"][player]),
+        "tokens_free": free_tokens(state, game, player),
+        "tokens_limit": limits["used_action_tokens"],
+        "regions": _by_name(
+            state, (rid for rid, r in game["regions"].items() if r["controller"] == player)
+        ),
+        "temples": temples_controlled(game, player),
+        "lands": lands_controlled(state, player),
+        "artifacts": [
+            {"id": aid, "charged": held["charged"]}
+            for aid, held in sorted(game["artifacts"].items())
+            if held["owner"] == player
+        ],
+        "slain": list(game["slain"][player]),
+    }
+
+
+def choices(state: dict, player: str) -> dict:
+    """Every option the forms of the game page may offer `player` now."""
+    game = state["game"]
+    content = state["content"]
+    regions = game["regions"]
+    origins = {
+        rid: r["hoplites"][player] for rid, r in regions.items() if r["hoplites"].get(player)
+    }
+    hero_region = game["heroes"][player]["region"]
+    hunt = game["hunt"]
+    battle = game["battle"]
+    slain = {m for monsters in game["slain"].values() for m in monsters}
+    levels = content["limits"]["monument_levels"]
+    found = {
+        "hero_steps": hero_steps(state, player),
+        "origins": _by_name(state, origins),
+        "origin_counts": origins,
+        "destinations": _by_name(state, (n for rid in origins for n in state["neighbours"][rid])),
+        "controlled": _by_name(
+            state, (rid for rid, r in regions.items() if r["controller"] == player)
+        ),
+        "hoplites_left": content["limits"]["hoplites"]
+        - sum(r["hoplites"].get(player, 0) for r in regions.values()),
+        "priests_pool": game["priests"][player],
+        "priests_room": content["limits"]["priests"] - priests_owned(game, player),
+        "usurp": usurp_target(state, player),
+        "hunt": sorted(m for m, rid in game["monsters"].items() if rid == hero_region),
+        "monuments": sorted(game["monuments"]),
+        "monuments_to_build": sorted(
+            m for m, v in game["monuments"].items() if v["level"] < levels
+        ),
+        "charged": sorted(
+            a
+            for a, held in game["artifacts"].items()
+            if held["owner"] == player and held["charged"]
+        ),
+        "free_artifacts": sorted(a for a, held in game["artifacts"].items() if not held["owner"]),
+        "temple_sites": _by_name(
+            state,
+            (
+                rid
+                for rid, r in regions.items()
+                if content["regions"][rid]["temple_site"]
+                and not r["temple"]
+                and r["controller"] == player
+            ),
+        ),
+        "fortify": {
+            rid: n - regions[rid]["fortified"].get(player, 0)
+            for rid, n in origins.items()
+            if n > regions[rid]["fortified"].get(player, 0)
+        },
+        "battles": [rid for rid in game["contested"] if player in regions[rid]["hoplites"]],
+        "wounds": [],
+        "rewards": [],
+        "retreats": [],
+        "may_stay": False,
+        "off_board": sorted(
+            m for m in content["monsters"] if m not in game["monsters"] and m not in slain
+        ),
+        "on_board": sorted(game["monsters"]),
+        "event_cards": sorted(c for c in content["event_cards"] if c not in game["events_drawn"]),
+    }
+    if hunt and hunt["player"] == player:
+        wounds = content["monsters"][hunt["monster"]]["wounds"]
+        found["wounds"] = [w for w in wounds if w["id"] not in hunt["wounds"]]
+        if hunt["status"] == "failed" and not hunt["claimed"]:
+            found["rewards"] = [w for w in wounds if w["id"] in hunt["wounds"] and w["reward"]]
+    if battle and battle["outcome"] and battle["outcome"]["loser"] == player:
+        found["retreats"] = _by_name(state, legal_retreats(state, game, battle))
+    return found
+
+
+def touched(state: dict, event_type: str, data: dict) -> list[str]:
+    """The regions an event of the game acted on, to highlight the last action on the map."""
+    game = state.get("game") or {}
+    found: list[str] = []
+    if event_type == "HeroMoved":
+        path = (game.get("turn") or {}).get("hero_path")
+        found += path or data.get("path", [])
+    for key in _REGION_FIELDS:
+        if isinstance(data.get(key), str):
+            found.append(data[key])
+    for key in _MOVE_FIELDS:
+        for entry in data.get(key) or ():
+            found += [entry[k] for k in ("origin", "destination", "region") if entry.get(k)]
+    if event_type in ("HuntBegan", "HeroAttacked", "MonsterAttacked", "HuntRewardClaimed"):
+        hunt = game.get("hunt")
+        if hunt:
+            found.append(hunt["region"])
+    if event_type in ("CombatCardPlayed", "BattlePassed", "ArmyRetreated") and (
+        game.get("battle") or game.get("battles")
+    ):
+        battle = game.get("battle") or game["battles"][-1]
+        found.append(battle["region"])
+    if event_type in ("MonumentBuilt", "PriestsSent") and data.get("monument") in game.get(
+        "monuments", {}
+    ):
+        found.append(game["monuments"][data["monument"]]["region"])
+    if event_type == "GameStarted":
+        found += list(data.get("heroes", {}).values())
+    regions = state["content"]["regions"]
+    return [rid for rid in dict.fromkeys(found) if rid in regions]

@@ -1,0 +1,110 @@
+"""Accounts on the pages: sign up, log in and out, tokens for the API, joining a campaign."""
+
+from __future__ import annotations
+
+import time
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+
+from tracker.accounts import AccountError, TooManyAttempts
+from tracker.permissions import Forbidden, Unauthenticated
+from tracker.web import accounts, current_user
+from tracker.web.pages import local
+
+bp = Blueprint("auth", __name__)
+
+
+def init_app(app):
+    app.register_blueprint(bp)
+
+    @app.errorhandler(Unauthenticated)
+    def unauthenticated(error):
+        if request.method == "GET" and not request.path.startswith("/api/"):
+            flash(f"Please {error.message}.")
+            return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+        return render_template("error.html", title="Log in first", message=error.message), 401
+
+    @app.errorhandler(Forbidden)
+    def forbidden(error):
+        return render_template("error.html", title="Not allowed", message=error.message), 403
+
+
+def _log_in(user):
+    session.clear()
+    session.permanent = True
+    session["user_id"] = user.id
+    session["since"] = time.time()
+
+
+@bp.route("/signup", methods=["GET", "POST"])
+def signup():
+    error = None
+    if request.method == "POST":
+        try:
+            user = accounts().sign_up(request.form.get("name", "").strip(),
+                                      request.form.get("password", ""))
+        except AccountError as failure:
+            error = failure.message
+        else:
+            _log_in(user)
+            flash(f"Welcome, {user.name}.")
+            return redirect(local(request.args.get("next")) or url_for("pages.campaigns"))
+    return render_template("signup.html", error=error), 422 if error else 200
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    error, status = None, 200
+    if request.method == "POST":
+        try:
+            user = accounts().log_in(request.form.get("name", "").strip(),
+                                     request.form.get("password", ""),
+                                     request.remote_addr or "?")
+        except TooManyAttempts as failure:
+            error, status = failure.message, 429
+        except AccountError as failure:
+            error, status = failure.message, 401
+        else:
+            _log_in(user)
+            return redirect(local(request.args.get("next")) or url_for("pages.campaigns"))
+    return render_template("login.html", error=error), status
+
+
+@bp.post("/logout")
+def logout():
+    session.clear()
+    flash("You are logged out.")
+    return redirect(url_for("pages.campaigns"))
+
+
+@bp.route("/account", methods=["GET", "POST"])
+def account():
+    user = current_user()
+    if user is None:
+        raise Unauthenticated("see your account")
+    new_token = None
+    if request.method == "POST":
+        if request.form.get("action") == "revoke":
+            token_id = request.form.get("token", "")
+            if not token_id.isdigit():
+                abort(400, "which token?")
+            accounts().revoke_token(user, int(token_id))
+            flash("The token is revoked: it opens nothing any more.")
+            return redirect(url_for("auth.account"))
+        new_token = accounts().create_token(user, request.form.get("label", "").strip())
+    return render_template("account.html", tokens=accounts().tokens(user), new_token=new_token)
+
+
+@bp.route("/join/<code>", methods=["GET", "POST"])
+def join(code):
+    user = current_user()
+    if request.method == "POST":
+        if user is None:
+            raise Unauthenticated("join a campaign")
+        try:
+            member = accounts().accept(code, user)
+        except AccountError as failure:
+            return render_template("error.html", title="Invitation", message=failure.message), 410
+        flash("You joined the campaign" + (f" and play {member.side}." if member.side else "."))
+        return redirect(url_for("pages.dashboard", cid=member.campaign))
+    return render_template("join.html", code=code)
