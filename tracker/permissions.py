@@ -42,10 +42,10 @@ class Policy:
         return self.user
 
     def require_organiser(self, campaign: str, what: str) -> None:
+        self.require_read(campaign)
         self.require_user(what)
         member = self.accounts.membership(campaign, self.user)
         if member is None or member.role != "organiser":
-            self.require_read(campaign)
             raise Forbidden(f"only the organiser of the campaign may {what}")
 
     def guard(self, campaign: str) -> Guard:

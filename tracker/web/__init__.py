@@ -8,14 +8,16 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, g, render_template
-from werkzeug.exceptions import HTTPException
+from flask import Flask, g, render_template, request
+from flask_wtf.csrf import CSRFProtect
 
 from tracker import config
 from tracker.accounts import Accounts, User
 from tracker.permissions import Policy
 from tracker.service import Service
 from tracker.store import Store
+
+csrf = CSRFProtect()
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -38,9 +40,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         if store is not None:
             store.close()
 
-    from flask_wtf.csrf import CSRFError, CSRFProtect
+    from flask_wtf.csrf import CSRFError
 
-    CSRFProtect(app)
+    csrf.init_app(app)
 
     from tracker import cli
 
@@ -49,6 +51,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     pages.init_app(app)
     auth.init_app(app)
+    from tracker.web import api
+
+    api.init_app(app)
 
     @app.context_processor
     def who():
@@ -61,14 +66,12 @@ def create_app(test_config: dict | None = None) -> Flask:
                                        "(" + error.description + "). Reload the page and send "
                                        "it again."), 400
 
-    @app.errorhandler(HTTPException)
-    def http_error(error):
-        return render_template("error.html", title=error.name,
-                               message=error.description), error.code
-
     @app.errorhandler(Exception)
     def unexpected(error):
         app.logger.exception("unexpected error")
+        if request.path.startswith("/api/"):
+            return {"code": 500, "status": "Internal Server Error",
+                    "message": "the tracker hit an unexpected error; nothing was written"}, 500
         return render_template("error.html", title="Something went wrong",
                                message="The tracker hit an unexpected error; nothing was "
                                        "written. The details are in the server's log."), 500

@@ -1,6 +1,22 @@
 """A real WSGI server for the app: gunicorn, started from the command line."""
 
+import re
+
 from gunicorn.app.base import BaseApplication
+from gunicorn.glogging import Logger
+
+_SECRET_PATHS = re.compile(r"(/(?:api/invitations|join)/)[^/?\s]+")
+
+
+class RedactingLogger(Logger):
+    """gunicorn's access log, with invitation codes blanked out of the paths it writes."""
+
+    def atoms(self, resp, req, environ, request_time):
+        atoms = super().atoms(resp, req, environ, request_time)
+        for key in ("r", "U", "{raw_uri}e"):
+            if isinstance(atoms.get(key), str):
+                atoms[key] = _SECRET_PATHS.sub(r"\1…", atoms[key])
+        return atoms
 
 
 class _Gunicorn(BaseApplication):
@@ -18,14 +34,12 @@ class _Gunicorn(BaseApplication):
 
 
 def run(app, host: str, port: int, workers: int = 2) -> None:
-    _Gunicorn(
-        app,
-        {
-            "bind": f"{host}:{port}",
-            "workers": workers,
-            "worker_class": "gthread",
-            "threads": 4,
-            "accesslog": "-",
-            "timeout": 60,
-        },
-    ).run()
+    _Gunicorn(app, {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": 4,
+        "accesslog": "-",
+        "logger_class": RedactingLogger,
+        "timeout": 60,
+    }).run()

@@ -1,0 +1,505 @@
+"""The JSON API under /api, with its OpenAPI document, on the schemas the rules use.
+
+Every write goes through the same service and the same permission check as the pages. Callers
+authenticate with a personal access token (``Authorization: Bearer TOKEN``); public campaigns
+may be read without one. Every error body has one shape: ``{"code", "status", "message"}``,
+with ``errors`` (field by field), ``event`` (which event of a batch) or ``current_version``
+where they apply.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from flask import Response, render_template, request, url_for
+from flask_smorest import Api, Blueprint, abort
+from marshmallow import INCLUDE, Schema, fields, validate
+from werkzeug.exceptions import HTTPException
+
+from tracker import systems
+from tracker.dice import Dice, Drawn
+from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, TrackerError
+from tracker.permissions import Forbidden, Unauthenticated
+from tracker.service import CAMPAIGN_ID
+from tracker.web import accounts, actor, current_user, policy, service
+
+STRICT = {"strict": True}
+
+
+# -- schemas ---------------------------------------------------------------------------------
+
+
+class ErrorSchema(Schema):
+    code = fields.Integer(**STRICT, required=True)
+    status = fields.Str(required=True)
+    message = fields.Str()
+    errors = fields.Dict()
+    event = fields.Integer(**STRICT, metadata={"description": "which event of the batch (0-based)"})
+    current_version = fields.Integer(**STRICT)
+
+
+class SystemSchema(Schema):
+    name = fields.Str(required=True)
+    title = fields.Str(required=True)
+    settings = fields.Dict(required=True, metadata={"description": "JSON schema of the settings"})
+    events = fields.Dict(required=True,
+                         metadata={"description": "event type -> JSON schema of its data"})
+    content_packs = fields.Dict(required=True)
+
+
+class CampaignSchema(Schema):
+    id = fields.Str(required=True)
+    system = fields.Str(required=True)
+    name = fields.Str(required=True)
+    version = fields.Integer(**STRICT, required=True)
+    head = fields.Str(required=True)
+    public = fields.Bool(required=True)
+    role = fields.Str(allow_none=True, metadata={"description": "your role in it, if any"})
+
+
+class CampaignCreateSchema(Schema):
+    campaign = fields.Str(validate=validate.Regexp(CAMPAIGN_ID), metadata={
+        "description": "the campaign's id (lower-case letters, digits, dashes)"})
+    system = fields.Str(required=True)
+    name = fields.Str(required=True, validate=validate.Length(min=1, max=120))
+    settings = fields.Dict(load_default=dict)
+    public = fields.Bool(load_default=False)
+
+
+class CampaignPatchSchema(Schema):
+    public = fields.Bool(required=True)
+
+
+class EventInSchema(Schema):
+    type = fields.Str(required=True, validate=validate.Length(min=1, max=80))
+    data = fields.Dict(load_default=dict)
+
+
+class AppendSchema(Schema):
+    expected_version = fields.Integer(**STRICT, validate=validate.Range(min=0), metadata={
+        "description": "the version the caller last saw (or send it as If-Match)"})
+    events = fields.List(fields.Nested(EventInSchema), required=True,
+                         validate=validate.Length(min=1, max=500))
+
+
+class AppendResultSchema(Schema):
+    campaign = fields.Str(required=True)
+    first_version = fields.Integer(**STRICT, required=True)
+    last_version = fields.Integer(**STRICT, required=True)
+    head = fields.Str(required=True)
+    replayed = fields.Bool(required=True, metadata={
+        "description": "true when an Idempotency-Key retry returned the first append's result"})
+
+
+class EventOutSchema(Schema):
+    campaign = fields.Str(required=True)
+    version = fields.Integer(**STRICT, required=True)
+    type = fields.Str(required=True)
+    data = fields.Dict(required=True)
+    meta = fields.Dict(required=True)
+    recorded_at = fields.Str(required=True)
+    hash = fields.Str(required=True)
+
+
+class EventsPageSchema(Schema):
+    events = fields.List(fields.Nested(EventOutSchema), required=True)
+    version = fields.Integer(**STRICT, required=True)
+    next_after = fields.Integer(**STRICT, allow_none=True, required=True)
+
+
+# Query strings are text: "12" is read as 12, while "2.5" is still refused.
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+
+
+class StateQuery(Schema):
+    at = fields.Integer(validate=validate.Range(min=1))
+
+
+class StateSchema(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    campaign = fields.Str(required=True)
+    name = fields.Str(required=True)
+    system = fields.Str(required=True)
+    version = fields.Integer(**STRICT, required=True)
+    head = fields.Str(required=True)
+
+
+class BrokenSchema(Schema):
+    version = fields.Integer(**STRICT, required=True)
+    type = fields.Str(required=True)
+    reason = fields.Str(required=True)
+
+
+class VerifySchema(Schema):
+    ok = fields.Bool(required=True)
+    version = fields.Integer(**STRICT, required=True)
+    head = fields.Str(required=True)
+    broken = fields.Nested(BrokenSchema, allow_none=True, required=True)
+
+
+class InvitationInSchema(Schema):
+    side = fields.Str(load_default=None, allow_none=True)
+
+
+class InvitationSchema(Schema):
+    code = fields.Str(required=True)
+    link = fields.Str(required=True)
+    side = fields.Str(allow_none=True, required=True)
+
+
+class MembershipSchema(Schema):
+    campaign = fields.Str(required=True)
+    role = fields.Str(required=True)
+    side = fields.Str(allow_none=True, required=True)
+
+
+class MeSchema(Schema):
+    name = fields.Str(required=True)
+    campaigns = fields.List(fields.Nested(MembershipSchema), required=True)
+
+
+# -- the Api, with one error shape for the API and HTML pages for the rest --------------------
+
+
+class TrackerApi(Api):
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error):
+        if not request.path.startswith("/api/"):
+            return render_template("error.html", title=error.name,
+                                   message=error.description), error.code
+        payload, code, headers = super().handle_http_exception(error)
+        if error.code == 400 and "errors" in payload:
+            payload["message"] = "the request is malformed: see errors, field by field"
+        payload.setdefault("message", error.description or error.name)
+        data = getattr(error, "data", None) or {}
+        for key in ("event", "current_version"):
+            if key in data:
+                payload[key] = data[key]
+        # flask-smorest drops the Allow header of a 405: give it back.
+        headers = {**dict(error.get_headers()), **(headers or {})}
+        headers.pop("Content-Type", None)
+        return payload, code, headers
+
+
+api = TrackerApi()
+blp = Blueprint("api", __name__, url_prefix="/api",
+                description="Campaigns, their events, their state; accounts' tokens.")
+ERRORS = {400: "malformed input: the fields that are wrong",
+          401: "no valid token was given", 403: "the token's account may not do this",
+          404: "no such campaign that you may see", 409: "the campaign moved on",
+          422: "an event breaks a rule of the game"}
+
+
+def errors(*codes):
+    def decorate(view):
+        for code in codes:
+            view = blp.alt_response(code, schema=ErrorSchema, description=ERRORS[code])(view)
+        return view
+    return decorate
+
+
+def init_app(app):
+    app.config.update(
+        API_TITLE="Tracker API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
+    )
+    api.init_app(app, spec_kwargs={"info": {"description": __doc__}})
+    api.register_field(Dice, "array", None)
+    api.register_field(Drawn, None, None)
+    api.spec.components.security_scheme(
+        "token", {"type": "http", "scheme": "bearer", "description": "a personal access token"})
+    api.register_blueprint(blp)
+    from tracker.web import csrf
+
+    csrf.exempt(blp)
+
+    @app.get("/api/docs")
+    def api_docs():
+        return render_template("api_docs.html", spec=api.spec.to_dict())
+
+
+def _fail(code: int, message: str, **extra):
+    abort(code, message=message, **extra)
+
+
+@blp.errorhandler(TrackerError)
+def tracker_error(error):
+    if isinstance(error, Unauthenticated):
+        code = 401
+    elif isinstance(error, Forbidden):
+        code = 403
+    elif isinstance(error, NotFound):
+        code = 404
+    elif isinstance(error, Conflict):
+        body = {"code": 409, "status": "Conflict", "message": error.message,
+                "current_version": error.actual}
+        return body, 409
+    elif isinstance(error, InvalidEvent):
+        return {"code": 400, "status": "Bad Request", "message": error.message,
+                "errors": error.errors}, 400
+    else:
+        code = 422
+    names = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+             422: "Unprocessable Entity"}
+    headers = {"WWW-Authenticate": "Bearer"} if code == 401 else {}
+    return {"code": code, "status": names[code], "message": error.message}, code, headers
+
+
+@blp.errorhandler(BatchError)
+def batch_error(error):
+    inner = error.error
+    if isinstance(inner, (Forbidden, Unauthenticated)):
+        return tracker_error(inner)
+    if isinstance(inner, InvalidEvent):
+        return {"code": 400, "status": "Bad Request", "message": error.message,
+                "errors": inner.errors, "event": error.index}, 400
+    return {"code": 422, "status": "Unprocessable Entity", "message": error.message,
+            "event": error.index}, 422
+
+
+# -- systems and campaigns -----------------------------------------------------------------
+
+
+@blp.route("/systems")
+@blp.response(200, SystemSchema(many=True))
+def list_systems():
+    """The game systems, each with its event types and the JSON schema of their data."""
+    converter = _converter()
+    out = []
+    for name, system in systems.registry().items():
+        out.append({
+            "name": name, "title": system.title,
+            "settings": converter.schema2jsonschema(system.settings_schema()),
+            "events": {etype: converter.schema2jsonschema(cls())
+                       for etype, cls in system.events.items()},
+            "content_packs": system.content_packs(),
+        })
+    return out
+
+
+@cache
+def _converter():
+    """A converter of its own, so the systems' schemas stay out of the API's document."""
+    from apispec import APISpec
+    from apispec.ext.marshmallow import MarshmallowPlugin
+
+    plugin = MarshmallowPlugin(schema_name_resolver=lambda schema: None)
+    APISpec("systems", "1", "3.0.3", plugins=[plugin])
+    plugin.map_to_openapi_type(Dice, "array", None)
+    plugin.map_to_openapi_type(Drawn, None, None)
+    return plugin.converter
+
+
+def _campaign_json(row) -> dict:
+    member = accounts().membership(row.id, current_user())
+    return {"id": row.id, "system": row.system, "name": row.name, "version": row.version,
+            "head": row.head, "public": accounts().is_public(row.id),
+            "role": member.role if member else None}
+
+
+@blp.route("/campaigns")
+@blp.response(200, CampaignSchema(many=True))
+def list_campaigns():
+    """The campaigns the caller may see: its own and the public ones."""
+    allowed = accounts().campaigns_of(current_user()) | accounts().public_campaigns()
+    return [_campaign_json(row) for row in service().campaigns() if row.id in allowed]
+
+
+@blp.route("/campaigns", methods=["POST"])
+@blp.arguments(CampaignCreateSchema, error_status_code=400)
+@blp.response(201, CampaignSchema)
+@errors(400, 401, 404, 409, 422)
+def create_campaign(body):
+    """Start a campaign; the caller becomes its organiser."""
+    user = policy().require_user("start a campaign")
+    from tracker.service import slug
+
+    campaign = body.get("campaign") or slug(body["name"])
+    result = service().start(campaign, body["system"], body["name"], body["settings"],
+                             actor=user.name, source="api",
+                             idempotency_key=request.headers.get("Idempotency-Key"))
+    accounts().add_member(campaign, user, "organiser")
+    if body["public"]:
+        accounts().set_public(campaign, True)
+    return _campaign_json(_row(result.campaign))
+
+
+def _row(campaign: str):
+    policy().require_read(campaign)
+    for row in service().campaigns():
+        if row.id == campaign:
+            return row
+    raise NotFound(f"there is no campaign {campaign!r} that you may see")
+
+
+@blp.route("/campaigns/<campaign>")
+@blp.response(200, CampaignSchema)
+@errors(404)
+def get_campaign(campaign):
+    """One campaign: its game, name, version and head hash."""
+    return _campaign_json(_row(campaign))
+
+
+@blp.route("/campaigns/<campaign>", methods=["PATCH"])
+@blp.arguments(CampaignPatchSchema, error_status_code=400)
+@blp.response(200, CampaignSchema)
+@errors(400, 401, 403, 404)
+def patch_campaign(body, campaign):
+    """The organiser makes the campaign public (read-only for all) or private."""
+    policy().require_organiser(campaign, "change who may see the campaign")
+    accounts().set_public(campaign, body["public"])
+    return _campaign_json(_row(campaign))
+
+
+# -- events ----------------------------------------------------------------------------------
+
+
+@blp.route("/campaigns/<campaign>/events")
+@blp.arguments(EventsQuery, location="query", error_status_code=400)
+@blp.response(200, EventsPageSchema)
+@errors(400, 404)
+def list_events(query, campaign):
+    """The campaign's log, a page at a time: events with version > after, at most limit."""
+    policy().require_read(campaign)
+    store = service().store
+    version = store.version(campaign)
+    if version == 0:
+        raise NotFound(f"there is no campaign {campaign!r}")
+    upto = query["after"] + query["limit"]
+    events = [e.to_json() for e in store.read(campaign, after=query["after"], upto=upto)]
+    return {"events": events, "version": version,
+            "next_after": upto if upto < version else None}
+
+
+def _if_match() -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    match = re.fullmatch(r'\s*(?:W/)?"?(\d+)"?\s*', header)
+    if not match:
+        _fail(400, "If-Match holds the campaign version you last saw, such as \"12\"",
+              errors={"If-Match": ["not a version"]})
+    return int(match.group(1))
+
+
+@blp.route("/campaigns/<campaign>/events", methods=["POST"])
+@blp.arguments(AppendSchema, error_status_code=400)
+@blp.response(201, AppendResultSchema)
+@errors(400, 401, 403, 404, 409, 422)
+def append_events(body, campaign):
+    """Append events. The expected version comes in the body or as If-Match; an
+    Idempotency-Key header makes a retry safe. Dice left out are rolled by the server."""
+    guard = policy().guard(campaign)
+    expected = body.get("expected_version")
+    header = _if_match()
+    if expected is None:
+        expected = header
+    elif header is not None and header != expected:
+        _fail(400, "the body and If-Match name different versions",
+              errors={"expected_version": ["differs from If-Match"]})
+    if expected is None:
+        _fail(400, "say which version of the campaign you last saw: expected_version in the "
+                   "body, or an If-Match header", errors={"expected_version": ["required"]})
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > 200:
+        _fail(400, "an Idempotency-Key is at most 200 characters",
+              errors={"Idempotency-Key": ["too long"]})
+    result = service().append(campaign, body["events"], expected, actor=actor(), source="api",
+                              idempotency_key=key, guard=guard)
+    guard.settle(campaign)
+    return {"campaign": result.campaign, "first_version": result.first_version,
+            "last_version": result.last_version, "head": result.head,
+            "replayed": result.replayed}
+
+
+@blp.route("/campaigns/<campaign>/state")
+@blp.arguments(StateQuery, location="query", error_status_code=400)
+@blp.response(200, StateSchema)
+@errors(400, 404)
+def get_state(query, campaign):
+    """The folded state, as `manage.py state` prints it; ?at=VERSION for an earlier one."""
+    policy().require_read(campaign)
+    view = service().state(campaign, query.get("at"))
+    return Response(_json(view.to_json()), mimetype="application/json")
+
+
+@blp.route("/campaigns/<campaign>/verify")
+@blp.response(200, VerifySchema)
+@errors(404)
+def verify(campaign):
+    """Recompute the campaign's hash chain: ok, or the first event that does not match."""
+    policy().require_read(campaign)
+    broken = service().verify(campaign)
+    version, head = service().store.head(campaign)
+    return {"ok": broken is None, "version": version, "head": head,
+            "broken": None if broken is None else {
+                "version": broken.version, "type": broken.type, "reason": broken.reason}}
+
+
+@blp.route("/campaigns/<campaign>/export")
+@blp.response(200, {"type": "string"}, content_type="application/x-ndjson",
+              description="JSON Lines, one event a line")
+@errors(404)
+def export(campaign):
+    """The campaign as JSON Lines, which `manage.py import` reads back to the same hashes."""
+    policy().require_read(campaign)
+    lines = list(service().export(campaign))
+    return Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson")
+
+
+# -- invitations and the caller ----------------------------------------------------------------
+
+
+@blp.route("/campaigns/<campaign>/invitations", methods=["POST"])
+@blp.arguments(InvitationInSchema, error_status_code=400)
+@blp.response(201, InvitationSchema)
+@errors(400, 401, 403, 404)
+def invite(body, campaign):
+    """The organiser makes an invitation code (shown once), for a side or for a new one."""
+    policy().require_organiser(campaign, "invite players")
+    side = body.get("side")
+    if side is not None:
+        view = service().state(campaign)
+        if side not in view.system.sides(view.state):
+            _fail(400, f"there is no side {side!r} in this campaign",
+                  errors={"side": ["unknown side"]})
+    code = accounts().invite(campaign, current_user(), side)
+    return {"code": code, "link": url_for("auth.join", code=code, _external=True), "side": side}
+
+
+@blp.route("/invitations/<code>", methods=["POST"])
+@blp.response(200, MembershipSchema)
+@errors(401, 422)
+def accept_invitation(code):
+    """Join the campaign an invitation code is for."""
+    user = policy().require_user("accept an invitation")
+    member = accounts().accept(code, user)
+    return {"campaign": member.campaign, "role": member.role, "side": member.side}
+
+
+@blp.route("/me")
+@blp.response(200, MeSchema)
+@errors(401)
+def me():
+    """The account behind the token, and its campaigns."""
+    user = policy().require_user("see your account")
+    rows = accounts().conn.execute(
+        "SELECT campaign, role, side FROM members WHERE user_id = ? ORDER BY campaign",
+        (user.id,)).fetchall()
+    return {"name": user.name, "campaigns": [
+        {"campaign": c, "role": r, "side": s} for c, r, s in rows]}
+
+
+def _json(value) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+__all__ = ["init_app", "api", "HTTPException"]
