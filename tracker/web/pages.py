@@ -135,7 +135,10 @@ def context(cid: str, at: int | None = None) -> dict:
         return url_for("pages.page", cid=cid, page=page, **args)
 
     now_args = {k: v for k, v in request.args.items() if k != "at"}
+    member = accounts().membership(cid, current_user())
     return {
+        "member": member,
+        "can_record": member is not None and view.is_latest,
         "link": link,
         "pdf_link": lambda page, **args: url_for("pages.pdf", cid=cid, page=page, **args),
         "now_url": url_for(request.endpoint, **(request.view_args or {}), **now_args),
