@@ -558,10 +558,12 @@ def test_effects_of_cards_are_recorded_and_refused_with_the_rule(client, game, s
     assert page.status_code == 422 and beside(page, "reason")
 
 
-def test_a_finished_game_offers_no_forms_and_says_how_a_game_begins(client, duel):
+def test_a_finished_game_offers_only_the_setup_of_the_next(client, duel):
     page = client.get(f"/c/{duel}/play")
     assert "There is no game under way" in text(page)
-    assert 'name="expected_version"' not in page.get_data(as_text=True)  # no event form
+    html = page.get_data(as_text=True)
+    assert html.count('name="expected_version"') == 1  # one event form: the next setup
+    assert 'name="type" value="GameStarted"' in html
 
 
 def test_the_past_is_shown_with_its_forms_switched_off(client, game, svc):
@@ -578,3 +580,23 @@ def test_names_typed_by_users_are_escaped_on_every_page(client, svc):
         html = client.get(f"/c/h/{path}").get_data(as_text=True)
         assert EVIL not in html, path
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, path
+
+
+def test_a_game_begins_from_the_setup_form(client, svc):
+    svc.start("setup", "hellas", "Setup", {"players": [{"id": "ann", "name": "Ann"},
+                                                      {"id": "bo", "name": "Bo"}]})
+    page = client.get("/c/setup/play")
+    assert page.status_code == 200 and b"Begin the game" in page.data
+    data = {"type": "GameStarted", "form_id": "GameStarted",
+            "expected_version": str(svc.store.version("setup")), "game": "g1",
+            "order": ["bo", "ann"], "heroes[ann]": "korythos", "heroes[bo]": "phlios",
+            "hoplites[ann][korythos]": "3", "hoplites[ann][dymara]": "", "hoplites[bo][phlios]": "3",
+            "monsters[boar]": "eirinos", "monsters[harpy]": "", "excluded_lands-present": "1",
+            "king_of_kings": ""}
+    page = client.post("/c/setup/play", data=data)
+    assert page.status_code == 302, page.get_data(as_text=True)[-3000:]
+    started = svc.store.event("setup", 2).data
+    assert started["order"] == ["bo", "ann"] and started["heroes"] == {"ann": "korythos",
+                                                                       "bo": "phlios"}
+    assert started["hoplites"] == {"ann": {"korythos": 3}, "bo": {"phlios": 3}}
+    assert started["monsters"] == {"boar": "eirinos"} and started["excluded_lands"] == []

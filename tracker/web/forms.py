@@ -73,6 +73,8 @@ def _field(field, form, key: str):
     if isinstance(field, fields.Boolean):
         if key not in form and not present:
             return MISSING
+        if form.get(key, "x") == "":  # a select left at "as the rules say"
+            return None if field.allow_none else MISSING
         return form.get(key) in ("on", "true", "1", "yes")
     if key not in form:
         return MISSING
