@@ -542,3 +542,27 @@ def test_a_voided_card_is_back_in_the_hand_at_the_table(client, dealt, svc):
     assert svc.state("c").state["game"]["trick"]["cards"] == []
     page = client.get("/c/c/table?player=ben")
     assert 'value="knights-2"' in page.get_data(as_text=True)
+
+
+def test_the_audit_log_hides_a_deal_in_progress_from_the_players(client, svc, app):
+    from pagetools import text as page_text
+
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    svc.start("hid", "claim", "Hidden", {"players": [{"id": "mara", "name": "Mara"},
+                                                     {"id": "tobin", "name": "Tobin"}]})
+    svc.append("hid", [{"type": "GameDealt", "data": {"game": 1}}], 1)
+    deal = svc.store.event("hid", 2).data["deal"]
+    secret = deal["hands"]["tobin"][0]
+    store = Store(app.config["DATABASE"])
+    accounts = Accounts(store.conn)
+    mara = accounts.sign_up("mara", "a long password!")
+    accounts.add_member("hid", mara, "player", "mara")
+    player = app.test_client()
+    player.post("/login", data={"name": "mara", "password": "a long password!"})
+    shown = page_text(player.get("/c/hid/audit"))
+    assert "13 cards, hidden" in shown and "26 cards, hidden" in shown
+    assert deal["hands"]["mara"][0] in shown
+    organiser_view = page_text(client.get("/c/hid/audit"))
+    assert "cards, hidden" not in organiser_view and secret in organiser_view

@@ -88,6 +88,15 @@ class GameSystem:
         """One line of words for an event; `state` is the state just after it."""
         return event.type
 
+    def visible_event_data(self, state: dict, event_type: str, data: dict, version: int,
+                           viewer: str | None) -> dict:
+        """An event's data as `viewer` (a side, or None for any reader) may read it now.
+
+        `state` is the latest state. A game with hidden cards hides them here while they are
+        hidden at the table; the organiser and the log itself always hold everything.
+        """
+        return data
+
     def sides_of(self, state: dict, event_type: str, data: dict) -> set[str]:
         """The sides (warbands, seats) an event acts for, for permission checks."""
         if self.side_field and self.side_field in data:

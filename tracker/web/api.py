@@ -23,6 +23,7 @@ from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, Tracker
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID
 from tracker.web import accounts, actor, current_user, policy, service
+from tracker.web.pages import reader_view
 
 STRICT = {"strict": True}
 
@@ -372,7 +373,9 @@ def list_events(query, campaign):
     if version == 0:
         raise NotFound(f"there is no campaign {campaign!r}")
     upto = query["after"] + query["limit"]
-    events = [e.to_json() for e in store.read(campaign, after=query["after"], upto=upto)]
+    shown = reader_view(campaign)
+    events = [{**e.to_json(), "data": shown(e)}
+              for e in store.read(campaign, after=query["after"], upto=upto)]
     return {"events": events, "version": version,
             "next_after": upto if upto < version else None}
 
@@ -445,10 +448,14 @@ def verify(campaign):
 @blp.route("/campaigns/<campaign>/export")
 @blp.response(200, {"type": "string"}, content_type="application/x-ndjson",
               description="JSON Lines, one event a line")
-@errors(404)
+@errors(403, 404)
 def export(campaign):
     """The campaign as JSON Lines, which `manage.py import` reads back to the same hashes."""
     policy().require_read(campaign)
+    shown = reader_view(campaign)
+    if any(shown(e) is not e.data for e in service().store.read(campaign)):
+        raise Forbidden("while a game is under way its log holds hidden cards: only the "
+                        "organiser may export it until the game is over")
     lines = list(service().export(campaign))
     return Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson")
 

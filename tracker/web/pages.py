@@ -270,7 +270,7 @@ def audit(cid):
     ctx = context(cid, at_arg())
     entries = list(svc.history(cid, ctx["view"].version))
     return render_template("audit.html", entries=entries, voids=_voids(entries), page="audit",
-                           **ctx)
+                           shown=reader_view(cid), **ctx)
 
 
 @bp.post("/c/<cid>/audit")
@@ -306,7 +306,28 @@ def void(cid):
     ctx = context(cid)
     entries = list(service().history(cid))
     return render_template("audit.html", entries=entries, voids=_voids(entries), page="audit",
-                           failure=failure, submitted=form, **ctx), status
+                           failure=failure, submitted=form, shown=reader_view(cid),
+                           **ctx), status
+
+
+def reader_view(cid: str):
+    """A function giving an event's data as the current reader may see it now.
+
+    The organiser reads everything; players and onlookers read what the game shows them
+    (a deal in progress shows only the reader's own hand)."""
+    member = accounts().membership(cid, current_user())
+    if member is not None and member.role == "organiser":
+        return lambda event: event.data
+    latest = service().state(cid)
+    side = member.side if member else None
+
+    def shown(event):
+        if event.type not in latest.system.events:
+            return event.data
+        return latest.system.visible_event_data(latest.state, event.type, event.data,
+                                                event.version, side)
+
+    return shown
 
 
 def _voids(entries) -> dict[int, int]:

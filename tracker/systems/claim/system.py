@@ -6,7 +6,7 @@ from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
 from tracker.systems.base import GameSystem
 
-from . import display, rules
+from . import display, rules, views
 from .cards import (
     DOPPELGANGERS,
     FACTIONS,
@@ -110,6 +110,9 @@ class ClaimSystem(GameSystem):
 
     def public_state(self, state: dict) -> dict:
         return public_view(state)
+
+    def visible_event_data(self, state, event_type, data, version, viewer):
+        return views.visible_event_data(state, event_type, data, version, viewer)
 
     def player_view(self, state: dict, player: str | None) -> dict:
         """What `player` may see (None: an onlooker); see views.player_view."""

@@ -55,6 +55,9 @@ class LeadersSystem(GameSystem):
     def public_state(self, state: dict) -> dict:
         return visible_state(state)
 
+    def visible_event_data(self, state, event_type, data, version, viewer):
+        return visible_event_data(state, event_type, data, version, viewer)
+
     def describe(self, state: dict, event) -> str:
         return _describe(state, event)
 
