@@ -59,6 +59,34 @@ class Drawn(fields.Field):
         raise NotImplementedError
 
 
+class PlayerByLot(Drawn):
+    """One of the campaign's players (the ids in ``state["players"]``), drawn by lot.
+
+    A value typed in must be a player id; whether that player may be chosen is the rules'
+    to say.
+    """
+
+    label = "player drawn by lot"
+
+    def __init__(self, what: str = "player drawn by lot", **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+        self.label = what
+
+    def draw(self, roller, data, state):
+        players = (state or {}).get("players", [])
+        return roller.choice([p["id"] if isinstance(p, dict) else p for p in players])
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not value:
+            raise ValidationError(f"the {self.label} is a player's id")
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
 _SPEC = re.compile(r"^(?:(?P<count>[1-9])?D(?P<sides>3|6|66))$")
 
 

@@ -100,6 +100,38 @@ class Campaign:
             ],
         )
 
+    def to_step(self, wid, step):
+        """Bring a warband to `step` of its aftermath with harmless rolls."""
+        while self.step(wid) is not None and self.step(wid) < step:
+            current = self.step(wid)
+            am = self.wb(wid)["aftermath"]
+            if current == 2:
+                self.do("InjuryRolled", warband=wid, fighter=am["injuries"][0], dice=[6, 6])
+            elif current == 3:
+                self.do("DestinyRolled", warband=wid, fighter=am["destiny"][0], dice=[1])
+            elif current == 5 and not am["searched"]:
+                self.do("SearchRolled", warband=wid, dice=[1, 1])
+            else:
+                self.do("AftermathStepCompleted", warband=wid, step=current)
+        return self
+
+    def at_convergence(self):
+        """Three battles on: both warbands stand on the Crossing of Knives (convergence)."""
+        for n in range(3):
+            self.battle(bid=f"w{n}").finish("iron").finish("crow")
+        assert self.wb("iron")["map_position"] == 3
+        return self
+
+    def to_reward(self, kind):
+        """Battles until Ironjaws stand at step 7 on a point owing `kind` of reward."""
+        while True:
+            self.battle(bid=f"r{self.version}")
+            self.finish("crow")
+            self.to_step("iron", 6)
+            if self.step("iron") == 7 and self.wb("iron")["aftermath"]["reward"] == kind:
+                return self
+            self.finish("iron")
+
     def finish(self, wid, search=(1, 1), destiny=1, injury=(6, 6), perishable=6):
         """Walk a warband through the rest of its aftermath with harmless rolls."""
         wb = self.wb(wid)

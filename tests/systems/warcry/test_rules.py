@@ -7,21 +7,6 @@ def glory(c, wid):
     return c.wb(wid)["glory"]
 
 
-def to_step(c, wid, step):
-    while c.step(wid) is not None and c.step(wid) < step:
-        current = c.step(wid)
-        am = c.wb(wid)["aftermath"]
-        if current == 2:
-            c.do("InjuryRolled", warband=wid, fighter=am["injuries"][0], dice=[6, 6])
-        elif current == 3:
-            c.do("DestinyRolled", warband=wid, fighter=am["destiny"][0], dice=[1])
-        elif current == 5 and not am["searched"]:
-            c.do("SearchRolled", warband=wid, dice=[1, 1])
-        else:
-            c.do("AftermathStepCompleted", warband=wid, step=current)
-    return c
-
-
 # -- step 1: glory ------------------------------------------------------------------------
 
 
@@ -103,7 +88,7 @@ def test_territories_are_conquered_only_in_step_one(campaign):
     campaign.wb("iron")["glory"] = 100
     assert "not in one" in campaign.refused("TerritoryConquered", warband="iron", territory="Mill")
     campaign.battle(down_iron=["iron-1"])
-    to_step(campaign, "iron", 2)
+    campaign.to_step("iron", 2)
     assert "already at step 2" in campaign.refused(
         "TerritoryConquered", warband="iron", territory="Mill"
     )
@@ -177,7 +162,7 @@ def test_every_fighter_left_standing_owes_a_destiny_roll(campaign):
 
 def test_a_six_gains_a_destiny_level_and_anything_else_nothing(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 3)
+    campaign.to_step("iron", 3)
     campaign.do("DestinyRolled", warband="iron", fighter="iron-1", dice=[6])
     campaign.do("DestinyRolled", warband="iron", fighter="iron-2", dice=[5])
     assert campaign.fighter("iron", "iron-1")["destiny"] == 1
@@ -247,7 +232,7 @@ def test_a_warband_reduced_below_three_by_deaths_must_add_fighters_before_step_f
     c.battle(down_iron=["iron-1"])
     c.do("AftermathStepCompleted", warband="iron", step=1)
     c.do("InjuryRolled", warband="iron", fighter="iron-1", dice=[1, 1])
-    to_step(c, "iron", 4)
+    c.to_step("iron", 4)
     words = c.refused("AftermathStepCompleted", warband="iron", step=4)
     assert "Ironjaws has 2 and a warband holds at least 3" in words
     c.do("FighterAdded", warband="iron", fighter="new", name="New", runemarks=["ember"], points=10)
@@ -314,7 +299,7 @@ def test_fighters_are_added_in_step_four_of_an_aftermath(campaign):
 
 def test_each_warband_searches_the_battlefield_once_after_a_battle(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     assert campaign.refused("AftermathStepCompleted", warband="iron", step=5).endswith(
         "still owes the search of the battlefield"
     )
@@ -325,7 +310,7 @@ def test_each_warband_searches_the_battlefield_once_after_a_battle(campaign):
 
 def test_an_empty_search_finds_nothing(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[1, 6])
     report = campaign.state["battles"][0]["aftermath"]["iron"]["searches"][0]
     assert report["roll"] == 16 and report["found"] is None
@@ -334,14 +319,14 @@ def test_an_empty_search_finds_nothing(campaign):
 
 def test_a_successful_search_looks_the_roll_up_in_the_campaigns_table(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[2, 3])
     assert campaign.wb("iron")["aftermath"]["found"][0]["name"] == "Whetted Hook"
 
 
 def test_another_search_costs_three_glory_and_may_be_bought_once(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     assert "searches once before" in campaign.refused(
         "SearchRolled", warband="iron", extra=True, dice=[1, 1]
     )
@@ -356,7 +341,7 @@ def test_another_search_costs_three_glory_and_may_be_bought_once(campaign):
 def test_another_search_without_three_glory_is_refused(campaign):
     campaign.battle(winner="crow")
     campaign.wb("iron")["glory"] = 2
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[1, 1])
     words = campaign.refused("SearchRolled", warband="iron", extra=True, dice=[1, 1])
     assert words == "another search costs 3 glory and Ironjaws has only 2"
@@ -364,7 +349,7 @@ def test_another_search_without_three_glory_is_refused(campaign):
 
 def test_a_found_artefact_must_be_given_to_a_fighter_before_the_step_ends(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[2, 3])
     words = campaign.refused("AftermathStepCompleted", warband="iron", step=5)
     assert "giving the Whetted Hook to a fighter" in words
@@ -379,7 +364,7 @@ def test_a_fighter_holds_at_most_one_lesser_artefact(campaign):
         "effect": "",
     }
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[2, 3])
     words = campaign.refused(
         "ArtefactGiven", warband="iron", fighter="iron-2", artefact="Whetted Hook"
@@ -397,7 +382,7 @@ def test_a_fighter_may_discard_its_artefact_to_take_a_new_one(campaign):
         "effect": "",
     }
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[2, 3])
     campaign.do("ArtefactDiscarded", warband="iron", fighter="iron-2", artefact="lesser")
     campaign.do("ArtefactGiven", warband="iron", fighter="iron-2", artefact="Whetted Hook")
@@ -408,7 +393,7 @@ def test_a_fighter_may_hold_a_lesser_artefact_and_an_artefact_of_power(campaign)
     fighter = campaign.fighter("iron", "iron-2")
     fighter["artefact_of_power"] = {"id": "cinder-blade", "name": "Cinder Blade", "effect": ""}
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[2, 3])
     campaign.do("ArtefactGiven", warband="iron", fighter="iron-2", artefact="Whetted Hook")
     assert fighter["lesser_artefact"] and fighter["artefact_of_power"]
@@ -455,7 +440,7 @@ def test_a_fragile_artefact_whose_bearer_fought_owes_a_perishable_roll(campaign)
         "effect": "",
     }
     campaign.battle(iron=["iron-boss", "iron-1", "iron-2"])
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     assert campaign.wb("iron")["aftermath"]["perishable"] == ["iron-2"]
 
 
@@ -466,14 +451,14 @@ def test_a_fragile_artefact_crumbles_on_one_to_three_and_holds_on_four_to_six(ca
     fighter = campaign.fighter("iron", "iron-2")
     fighter["lesser_artefact"] = {"name": "Charm", "kind": "fragile", "effect": ""}
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("PerishableRolled", warband="iron", fighter="iron-2", dice=[die])
     assert (fighter["lesser_artefact"] is not None) is kept
 
 
 def test_an_instant_artefact_takes_effect_at_once_and_is_not_held(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[3, 1])  # Purse of Tarnished Coin: +2
     assert glory(campaign, "iron") == 5 + 2
     assert campaign.wb("iron")["aftermath"]["found"] == []
@@ -488,15 +473,8 @@ def test_each_aftermath_moves_the_warband_one_step_on_the_campaign_map(campaign)
     assert campaign.wb("iron")["map_position"] == 1 and campaign.wb("crow")["map_position"] == 1
 
 
-def at_convergence(c):
-    for n in range(3):
-        c.battle(bid=f"w{n}").finish("iron").finish("crow")
-    assert c.wb("iron")["map_position"] == 3  # Crossing of Knives, a convergence point
-    return c
-
-
 def test_a_warband_that_lost_a_battle_at_its_convergence_point_does_not_move(campaign):
-    c = at_convergence(campaign)
+    c = campaign.at_convergence()
     c.battle(bid="b9", winner="iron", convergence=["iron", "crow"])
     c.finish("iron").finish("crow")
     assert c.wb("crow")["map_position"] == 3 and c.wb("iron")["map_position"] == 4
@@ -505,7 +483,7 @@ def test_a_warband_that_lost_a_battle_at_its_convergence_point_does_not_move(cam
 
 
 def test_a_draw_at_a_convergence_point_still_moves_the_warband(campaign):
-    c = at_convergence(campaign)
+    c = campaign.at_convergence()
     c.battle(bid="b9", winner=None, convergence=["crow"])
     c.finish("crow")
     assert c.wb("crow")["map_position"] == 4
@@ -552,18 +530,8 @@ def test_a_new_quest_keeps_the_roster_and_starts_again_from_the_start(campaign):
 # -- step 7: artefacts of power and command traits ----------------------------------------
 
 
-def to_reward(c, kind):
-    while True:
-        c.battle(bid=f"r{c.version}")
-        c.finish("crow")
-        to_step(c, "iron", 6)
-        if c.step("iron") == 7 and c.wb("iron")["aftermath"]["reward"] == kind:
-            return c
-        c.finish("iron")
-
-
 def test_an_artefact_of_power_point_owes_an_artefact_of_power(campaign):
-    c = to_reward(campaign, "artefact")
+    c = campaign.to_reward("artefact")
     assert c.wb("iron")["map_position"] == 2
     assert "a command trait" in c.refused("CommandTraitGained", warband="iron", trait="unbowed")
     c.do("ArtefactOfPowerGained", warband="iron", fighter="iron-1", artefact="cinder-blade")
@@ -578,7 +546,7 @@ def test_a_fighter_holds_at_most_one_artefact_of_power(campaign):
         "name": "Veil of Soot",
         "effect": "",
     }
-    to_reward(c, "artefact")
+    c.to_reward("artefact")
     words = c.refused(
         "ArtefactOfPowerGained", warband="iron", fighter="iron-1", artefact="cinder-blade"
     )
@@ -592,7 +560,7 @@ def test_an_artefact_of_power_may_be_passed_to_make_room_for_a_new_one(campaign)
         "name": "Veil of Soot",
         "effect": "",
     }
-    to_reward(c, "artefact")
+    c.to_reward("artefact")
     c.do("ArtefactPassed", warband="iron", giver="iron-1", receiver="iron-2")
     c.do("ArtefactOfPowerGained", warband="iron", fighter="iron-1", artefact="cinder-blade")
     assert c.fighter("iron", "iron-2")["artefact_of_power"]["name"] == "Veil of Soot"
@@ -608,7 +576,7 @@ def test_an_artefact_of_power_is_not_passed_to_a_fighter_who_holds_one(campaign)
 
 
 def test_a_command_trait_goes_to_the_leader_who_has_none(campaign):
-    c = to_reward(campaign, "trait")
+    c = campaign.to_reward("trait")
     assert "goes to Ironjaws Boss" in c.refused(
         "CommandTraitGained", warband="iron", trait="unbowed", fighter="iron-1"
     )
@@ -623,7 +591,7 @@ def test_a_further_command_trait_goes_to_a_named_favoured_warrior(campaign):
         "name": "Unbowed",
         "effect": "",
     }
-    to_reward(c, "trait")
+    c.to_reward("trait")
     assert "name a favoured warrior" in c.refused(
         "CommandTraitGained", warband="iron", trait="ash-sight"
     )
@@ -646,7 +614,7 @@ def test_a_warband_has_at_most_one_favoured_warrior(campaign):
         favoured=True, command_trait={"id": "ash-sight", "name": "Ash-Sighted", "effect": ""}
     )
     c.wb("iron")["favoured"] = "iron-2"
-    to_reward(c, "trait")
+    c.to_reward("trait")
     c.do("CommandTraitGained", warband="iron", trait="ember-tongue", fighter="iron-3")
     favoured = [f for f, v in c.wb("iron")["fighters"].items() if v["favoured"]]
     assert favoured == ["iron-3"] and c.fighter("iron", "iron-2")["command_trait"] is None
@@ -678,7 +646,7 @@ def test_the_aftermath_steps_come_in_order(campaign):
 
 def test_a_step_already_past_is_refused(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     words = campaign.refused("AftermathStepCompleted", warband="iron", step=4)
     assert "already at step 5" in words
 

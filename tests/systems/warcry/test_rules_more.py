@@ -1,6 +1,4 @@
-"""Rules of the Warcry campaign page that test_rules.py leaves unchecked, and the bugs found.
-
-"""
+"""Rules of the Warcry campaign page that test_rules.py leaves unchecked, and the bugs found."""
 
 import copy
 
@@ -8,22 +6,6 @@ import pytest
 
 from tracker.errors import RuleViolation
 from tracker.systems.warcry import system
-
-
-def to_step(c, wid, step):
-    """Walk a warband's aftermath to `step` with harmless rolls and an empty search."""
-    while c.step(wid) is not None and c.step(wid) < step:
-        current = c.step(wid)
-        am = c.wb(wid)["aftermath"]
-        if current == 2:
-            c.do("InjuryRolled", warband=wid, fighter=am["injuries"][0], dice=[6, 6])
-        elif current == 3:
-            c.do("DestinyRolled", warband=wid, fighter=am["destiny"][0], dice=[1])
-        elif current == 5 and not am["searched"]:
-            c.do("SearchRolled", warband=wid, dice=[1, 1])
-        else:
-            c.do("AftermathStepCompleted", warband=wid, step=current)
-    return c
 
 
 def with_content(new_campaign, change):
@@ -50,7 +32,7 @@ def test_glory_earned_in_a_battle_can_be_spent_in_its_own_step_one(campaign):
 
 def test_new_fighters_cost_no_glory(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 4)
+    campaign.to_step("iron", 4)
     before = campaign.wb("iron")["glory"]
     campaign.do(
         "FighterAdded", warband="iron", fighter="new", name="New", runemarks=["ember"], points=150
@@ -61,7 +43,7 @@ def test_new_fighters_cost_no_glory(campaign):
 
 def test_a_fighter_may_be_removed_in_step_four(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 4)
+    campaign.to_step("iron", 4)
     campaign.do("FighterRemoved", warband="iron", fighter="iron-4", reason="retired")
     assert campaign.fighter("iron", "iron-4")["status"] == "removed"
     assert campaign.step("iron") == 4
@@ -69,7 +51,7 @@ def test_a_fighter_may_be_removed_in_step_four(campaign):
 
 def test_fighters_are_not_removed_after_step_four(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     words = campaign.refused("FighterRemoved", warband="iron", fighter="iron-4")
     assert words == (
         "removing Ironjaws 4 belongs to step 4 (adding and removing fighters), and Ironjaws is "
@@ -91,7 +73,7 @@ def test_removing_the_favoured_warrior_loses_its_trait(campaign):
 
 def test_the_battle_report_lists_the_fighters_added_and_removed_in_step_four(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 4)
+    campaign.to_step("iron", 4)
     campaign.do("FighterRemoved", warband="iron", fighter="iron-4")
     campaign.do(
         "FighterAdded", warband="iron", fighter="new", name="New", runemarks=["ember"], points=10
@@ -115,7 +97,7 @@ def test_a_battle_leaves_destiny_levels_as_they_were_for_spent_levels_come_back(
 @pytest.mark.parametrize("units", [1, 2, 3, 4, 5, 6])
 def test_a_search_roll_of_eleven_to_sixteen_finds_nothing(campaign, units):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[1, units])
     assert campaign.state["battles"][0]["aftermath"]["iron"]["searches"][0]["found"] is None
     assert campaign.wb("iron")["aftermath"]["found"] == []
@@ -123,7 +105,7 @@ def test_a_search_roll_of_eleven_to_sixteen_finds_nothing(campaign, units):
 
 def test_nothing_can_be_given_before_something_is_found(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 4)
+    campaign.to_step("iron", 4)
     words = campaign.refused("ArtefactGiven", warband="iron", fighter="iron-1", artefact="Hook")
     assert words == "Ironjaws found no Hook to give (waiting to be given: nothing)"
 
@@ -134,7 +116,7 @@ def test_an_artefact_of_power_is_kept_never_used_up_nor_rolled_for(campaign):
     words = campaign.refused("ArtefactUsed", warband="iron", fighter="iron-2")
     assert words == "Ironjaws 2 holds no lesser artefact to use"
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     assert campaign.wb("iron")["aftermath"]["perishable"] == []
     campaign.finish("iron")
     assert fighter["artefact_of_power"]["name"] == "Cinder Blade"
@@ -148,7 +130,7 @@ def fragile_owed(c):
         "effect": "",
     }
     c.battle()
-    to_step(c, "iron", 5)
+    c.to_step("iron", 5)
     c.do("SearchRolled", warband="iron", dice=[2, 3])  # Whetted Hook, permanent
     assert c.wb("iron")["aftermath"]["perishable"] == ["iron-2"]
     return c
@@ -173,14 +155,8 @@ def test_a_perishable_roll_for_a_discarded_artefact_is_refused_in_words(campaign
 # -- step 6 and the map --------------------------------------------------------------------
 
 
-def at_convergence(c):
-    for n in range(3):
-        c.battle(bid=f"w{n}").finish("iron").finish("crow")
-    return c
-
-
 def test_a_warband_that_loses_at_its_opponents_convergence_point_still_advances(campaign):
-    c = at_convergence(campaign)
+    c = campaign.at_convergence()
     c.battle(bid="b9", winner="crow", convergence=["crow"])  # Ironjaws' point is not named
     c.finish("iron").finish("crow")
     assert c.wb("iron")["map_position"] == 4 and c.wb("crow")["map_position"] == 4
@@ -194,7 +170,7 @@ def test_the_order_of_map_points_is_the_quests_data(new_campaign):
     c = with_content(new_campaign, trait_first)
     c.warband("iron", "Ironjaws").warband("crow", "Crowmarch")
     c.battle()
-    to_step(c, "iron", 6)
+    c.to_step("iron", 6)
     assert c.step("iron") == 7 and c.wb("iron")["aftermath"]["reward"] == "trait"
 
 
@@ -218,7 +194,7 @@ def test_a_quest_map_has_a_start_three_convergence_points_and_a_goal(change, wor
 
 def test_a_plain_map_point_gives_no_reward(campaign):
     campaign.battle().finish("crow")
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[1, 1])
     campaign.do("AftermathStepCompleted", warband="iron", step=5)
     assert campaign.wb("iron")["map_position"] == 1  # Blackwater Ford, plain
@@ -229,18 +205,8 @@ def test_a_plain_map_point_gives_no_reward(campaign):
     assert "Ironjaws is not in one" in words
 
 
-def to_reward(c, kind):
-    while True:
-        c.battle(bid=f"r{c.version}")
-        c.finish("crow")
-        to_step(c, "iron", 6)
-        if c.step("iron") == 7 and c.wb("iron")["aftermath"]["reward"] == kind:
-            return c
-        c.finish("iron")
-
-
 def test_an_artefact_of_power_is_chosen_from_the_quests_table(campaign):
-    c = to_reward(campaign, "artefact")
+    c = campaign.to_reward("artefact")
     words = c.refused(
         "ArtefactOfPowerGained", warband="iron", fighter="iron-1", artefact="moon-spear"
     )
@@ -251,7 +217,7 @@ def test_an_artefact_of_power_is_chosen_from_the_quests_table(campaign):
 
 
 def test_a_command_trait_is_chosen_from_the_quests_table(campaign):
-    c = to_reward(campaign, "trait")
+    c = campaign.to_reward("trait")
     words = c.refused("CommandTraitGained", warband="iron", trait="moon-born")
     assert words == (
         "the quest The Ember Crown has no command trait 'moon-born' "
@@ -266,7 +232,7 @@ def test_the_same_artefact_of_power_is_not_held_by_two_fighters(campaign):
         "name": "Cinder Blade",
         "effect": "",
     }
-    to_reward(c, "artefact")
+    c.to_reward("artefact")
     words = c.refused(
         "ArtefactOfPowerGained", warband="iron", fighter="iron-1", artefact="cinder-blade"
     )
@@ -276,7 +242,7 @@ def test_the_same_artefact_of_power_is_not_held_by_two_fighters(campaign):
 def test_a_warband_at_step_seven_fights_again_only_after_taking_or_declining_its_reward(
     campaign,
 ):
-    c = to_reward(campaign, "artefact")
+    c = campaign.to_reward("artefact")
     words = c.refused(
         "BattleFought",
         battle="bx",
@@ -291,7 +257,7 @@ def test_a_warband_at_step_seven_fights_again_only_after_taking_or_declining_its
 
 def test_a_warband_may_decline_the_reward_of_its_map_point(campaign):
     # The source: "możesz otrzymać", the warband MAY receive an artefact of power or a trait.
-    c = to_reward(campaign, "artefact")
+    c = campaign.to_reward("artefact")
     battle = c.wb("iron")["aftermath"]["battle"]
     c.do("AftermathStepCompleted", warband="iron", step=7)
     assert c.wb("iron")["aftermath"] is None
@@ -324,7 +290,7 @@ def test_a_step_is_not_completed_while_something_is_owed_in_it(campaign):
 
 def test_step_six_passes_by_itself_and_cannot_be_completed_by_hand(campaign):
     campaign.battle()
-    to_step(campaign, "iron", 5)
+    campaign.to_step("iron", 5)
     words = campaign.refused("AftermathStepCompleted", warband="iron", step=6)
     assert words == (
         "step 6 (progress on the campaign map) passes by itself once step 5 is complete"
@@ -363,6 +329,6 @@ def test_a_nothing_found_entry_needs_no_name_or_is_refused_in_words(new_campaign
         return
     c.warband("iron", "Ironjaws").warband("crow", "Crowmarch")
     c.battle()
-    to_step(c, "iron", 5)
+    c.to_step("iron", 5)
     c.do("SearchRolled", warband="iron", dice=[1, 1])
     assert c.wb("iron")["aftermath"]["found"] == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate
 
-from tracker.dice import Drawn
+from tracker.dice import Drawn, PlayerByLot
 from tracker.systems.base import EventSchema
 
 from .cards import CARD
@@ -60,28 +60,6 @@ class ShuffledDeal(Drawn):
             "hands": {str(p): _check_cards(h, f"the hand of {p}") for p, h in hands.items()},
             "stock": _check_cards(value["stock"], "the stock"),
         }
-
-    def _serialize(self, value, attr, obj, **kwargs):
-        return value
-
-
-class FirstLeader(Drawn):
-    """The player who leads the first trick of a game, drawn by lot when not given."""
-
-    label = "first leader"
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("allow_none", True)
-        super().__init__(**kwargs)
-
-    def draw(self, roller, data, state):
-        return roller.choice([p["id"] for p in state["players"]])
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, str) or not value:
-            raise ValidationError("the first leader is a player's id")
-        return value
 
     def _serialize(self, value, attr, obj, **kwargs):
         return value
@@ -143,7 +121,7 @@ class SettingsSchema(EventSchema):
 
 class GameDealtSchema(EventSchema):
     game = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
-    leader = FirstLeader()
+    leader = PlayerByLot("first leader")
     deal = ShuffledDeal()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from tracker.dice import Drawn
+from tracker.dice import Drawn, PlayerByLot
 from tracker.systems.base import EventSchema
 
 MODES = ("standard", "expert")
@@ -69,28 +69,6 @@ class ShuffledDeck(Drawn):
         if len(set(value)) != len(value):
             raise ValidationError("a shuffled deck holds each card once")
         return list(value)
-
-    def _serialize(self, value, attr, obj, **kwargs):
-        return value
-
-
-class DrawnPlayer(Drawn):
-    """One of the campaign's two players, drawn by lot."""
-
-    label = "drawn player"
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("allow_none", True)
-        super().__init__(**kwargs)
-
-    def draw(self, roller, data, state):
-        return roller.choice([p["id"] for p in (state or {}).get("players", [])])
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, str) or not value:
-            raise ValidationError("the drawn player is a player id")
-        return value
 
     def _serialize(self, value, attr, obj, **kwargs):
         return value
@@ -173,7 +151,7 @@ class DeckShuffledSchema(EventSchema):
 
 
 class FirstPlayerDrawnSchema(EventSchema):
-    first = DrawnPlayer()
+    first = PlayerByLot("first player")
 
 
 class CharacterExiledSchema(EventSchema):
