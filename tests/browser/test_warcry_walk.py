@@ -6,7 +6,9 @@ from playwright.sync_api import expect
 
 
 def found(page, name, player, faction):
+    page.wait_for_load_state("load")  # the script that fills the id from the name is running
     page.fill("input[name=name][data-slug-to]", name)
+    expect(page.locator("#warband-id")).not_to_have_value("")
     page.fill("input[name=player]", player)
     page.fill("input[name=faction]", faction)
     page.click("text=Found the warband")
@@ -14,7 +16,9 @@ def found(page, name, player, faction):
 
 
 def add_fighter(page, name, points, leader=False):
+    page.wait_for_load_state("load")
     page.fill("input[name=name][data-slug-to]", name)
+    expect(page.locator("#fighter-id")).not_to_have_value("")
     page.fill("input[name=points]", str(points))
     if leader:
         page.check("input[name=leader]")
