@@ -9,7 +9,10 @@ still at the version the client saw.
 from __future__ import annotations
 
 import json
+import pickle
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -91,6 +94,58 @@ def slug(text: str) -> str:
     return made[:60] or "x"
 
 
+class _States:
+    """The latest folded states of this process, shared by every Service: a cache, never the truth.
+
+    Keyed by (rules fingerprint, campaign, version, hash of the event at that version): the hash
+    chains every event up to the version, voids included, so an entry can never be stale, in
+    whichever database file it was folded. A state in here is shared and is never changed:
+    readers take it as it is, writers take a copy (`Service.state(private=True)`). A page at
+    100k events then costs what it costs at 1k, instead of decoding a snapshot that grows
+    with the campaign's history.
+    """
+
+    def __init__(self, size: int = 16):
+        self.size = size
+        self._entries: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+            return entry
+
+    def put(self, key, entry) -> None:
+        with self._lock:
+            self._entries[key] = entry
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+STATES = _States()
+
+
+def _private(state):
+    """A copy of a state for a writer: plain JSON data, deep-copied by a pickle round trip.
+
+    The campaign's content (tables, maps, boards: a state's "content") is never changed by
+    the rules once the campaign has started, so the copy shares it instead of copying it.
+    """
+    if isinstance(state, dict) and "content" in state:
+        rest = {key: value for key, value in state.items() if key != "content"}
+        copy = pickle.loads(pickle.dumps(rest, pickle.HIGHEST_PROTOCOL))
+        copy["content"] = state["content"]
+        return copy
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
 class Service:
     """Campaigns as the rules see them, over one store."""
 
@@ -107,8 +162,12 @@ class Service:
             raise NotFound(f"there is no campaign {campaign!r}")
         return systems.get(first.data["system"]), first.data["name"]
 
-    def state(self, campaign: str, at: int | None = None) -> View:
-        """The campaign folded to version `at` (the latest when None): time travel."""
+    def state(self, campaign: str, at: int | None = None, *, private: bool = False) -> View:
+        """The campaign folded to version `at` (the latest when None): time travel.
+
+        The state is shared with other readers of this process and must not be changed;
+        with `private=True` it is the caller's own, to change as it likes.
+        """
         latest, head = self.store.head(campaign)
         if latest == 0:
             raise NotFound(f"there is no campaign {campaign!r}")
@@ -116,12 +175,20 @@ class Service:
         if isinstance(upto, bool) or not isinstance(upto, int) or not 1 <= upto <= latest:
             raise NotFound(f"campaign {campaign!r} has events 1 to {latest}, not {at}")
         system, name = self.system_of(campaign)
-        voided = self.store.voids(campaign, upto)
-        state, replayed = self._fold(campaign, system, upto, voided)
         if upto != latest:
             head = self.store.event(campaign, upto).hash
+        key = (system.fingerprint, campaign, upto, head)
+        cached = STATES.get(key)
+        if cached is not None:
+            state, voided = cached
+            if private:
+                state, voided = _private(state), dict(voided)
+            return View(campaign, system, name, upto, head, latest, state, voided)
+        voided = self.store.voids(campaign, upto)
+        state, replayed = self._fold(campaign, system, upto, voided)
         if replayed >= self.snapshot_every:
             self.store.save_snapshot(campaign, system.fingerprint, upto, json.dumps(state))
+        STATES.put(key, (_private(state) if private else state, dict(voided)))
         return View(campaign, system, name, upto, head, latest, state, voided)
 
     def _fold(self, campaign, system, upto, voided, skip=frozenset()) -> tuple[dict, int]:
@@ -157,7 +224,7 @@ class Service:
         """
         upto = upto or self.store.version(campaign)
         start = max(1, upto - count)
-        view = self.state(campaign, start)  # a fresh state of our own
+        view = self.state(campaign, start, private=True)  # a fresh state of our own
         voided = self.store.voids(campaign, upto)
         state, entries = view.state, []
         if start == 1:
@@ -259,7 +326,7 @@ class Service:
             earlier = self.store._idempotent(campaign, idempotency_key)
             if earlier is not None:
                 return earlier
-        view = self.state(campaign)
+        view = self.state(campaign, private=True)
         if expected_version is not None and expected_version != view.version:
             raise Conflict(campaign, expected_version, view.version)
         events, state = self.check(
@@ -276,6 +343,13 @@ class Service:
         voids = [e.data["version"] for e in events if e.type == "EventVoided"]
         if voids and not result.replayed:
             self.store.drop_snapshots(campaign, min(voids))
+        elif not result.replayed:
+            # The state the rules just checked is the state at the new head: the next page
+            # need not fold it again. Nothing changes it after this.
+            STATES.put(
+                (view.system.fingerprint, campaign, result.last_version, result.head),
+                (state, view.voided),
+            )
         return result
 
     def check(

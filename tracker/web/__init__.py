@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from datetime import timedelta
 from pathlib import Path
 
@@ -35,10 +37,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = os.environ.get("TRACKER_SECRET_KEY") or _secret(app)
 
     @app.teardown_appcontext
-    def close_store(_exc):
+    def leave_store(_exc):
         store = g.pop("store", None)
-        if store is not None:
-            store.close()
+        if store is not None and store.conn.in_transaction:
+            store.conn.rollback()  # never leave a transaction open on a kept connection
 
     from flask_wtf.csrf import CSRFError
 
@@ -83,14 +85,31 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
+_kept = threading.local()
+
+
 def store() -> Store:
-    """The request's store, opened once per request."""
+    """The store of this worker thread, opened once and kept.
+
+    Closing the last connection to a WAL database checkpoints it, which costs disk syncs:
+    a connection kept per thread (and per database file) spares every request that cost.
+    """
     from flask import current_app
 
     if "store" not in g:
-        g.store = Store(current_app.config["DATABASE"])
-        g.store.init()
-        Accounts(g.store.conn).init()
+        path = current_app.config["DATABASE"]
+        kept = getattr(_kept, "stores", None)
+        if kept is None:
+            kept = _kept.stores = OrderedDict()
+        if path not in kept:
+            opened = Store(path)
+            opened.init()
+            Accounts(opened.conn).init()
+            kept[path] = opened
+            while len(kept) > 4:  # a few files at most (tests open many)
+                kept.popitem(last=False)[1].close()
+        kept.move_to_end(path)
+        g.store = kept[path]
     return g.store
 
 

@@ -1,0 +1,395 @@
+"""Each figure of the bench: two things measured side by side in one run, and their ratio."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench import data
+from tracker import systems
+from tracker.events import GENESIS, NewEvent, canonical, chain_hash, utcnow
+from tracker.service import STATES, Service, apply_event
+from tracker.store import _INSERT, SCHEMA, Store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Figure:
+    name: str
+    ours: str  # label of the numerator
+    ours_value: float
+    theirs: str  # label of the denominator
+    theirs_value: float
+    unit: str
+    target: float
+    at_least: bool  # True: ratio >= target passes; False: ratio <= target passes
+    note: str = ""
+
+    @property
+    def ratio(self) -> float:
+        return self.ours_value / self.theirs_value if self.theirs_value else float("inf")
+
+    @property
+    def passed(self) -> bool:
+        return self.ratio >= self.target if self.at_least else self.ratio <= self.target
+
+    @property
+    def target_text(self) -> str:
+        return f"{'>=' if self.at_least else '<='} {self.target:g}"
+
+
+def _best(fn, reps: int = 3) -> float:
+    """The fastest of `reps` runs of fn() in seconds: the least disturbed by the machine."""
+    best = float("inf")
+    for _ in range(reps):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _fresh(directory: Path, name: str) -> Path:
+    path = directory / name
+    for extra in ("", "-wal", "-shm"):
+        Path(str(path) + extra).unlink(missing_ok=True)
+    return path
+
+
+def _sample_events(count: int) -> list[NewEvent]:
+    """`count` events of the 10k campaign (after its start), as they would be appended."""
+    out = []
+    with open(data.jsonl("10k"), encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            out.append(NewEvent(record["type"], record["data"], record["meta"]))
+            if len(out) > count:
+                break
+    return out
+
+
+# -- 1, 2: appending one event per transaction ----------------------------------------------
+
+
+def appends(work: Path, count: int = 2000) -> list[Figure]:
+    events = _sample_events(count)
+
+    def through_store():
+        store = Store(_fresh(work, "append-store.db"))
+        store.init()
+        start = time.perf_counter()
+        for version, event in enumerate(events, start=0):
+            store.append("bench", [event], version)
+        elapsed = time.perf_counter() - start
+        store.close()
+        return elapsed
+
+    # The same rows (hashes and all) made beforehand, so raw sqlite3 only writes.
+    rows, head, now = [], GENESIS, utcnow()
+    for version, event in enumerate(events, start=1):
+        d, m = canonical(event.data), canonical(event.meta)
+        head = chain_hash(head, "bench", version, event.type, d, m, now)
+        rows.append(("bench", version, event.type, d, m, now, head))
+
+    def raw():
+        path = _fresh(work, "append-raw.db")
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.executescript(SCHEMA)
+        start = time.perf_counter()
+        for row in rows:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(_INSERT, row)
+            conn.execute("COMMIT")
+        elapsed = time.perf_counter() - start
+        conn.close()
+        return elapsed
+
+    def eventsourcing_recorder():
+        from uuid import uuid4
+
+        from eventsourcing.persistence import StoredEvent
+        from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
+
+        path = _fresh(work, "append-es.db")
+        datastore = SQLiteDatastore(str(path))
+        recorder = SQLiteAggregateRecorder(datastore, "stored_events")
+        recorder.create_table()
+        # SQLite's default, synchronous=FULL, holds on the recorder's connections (checked
+        # below): it cannot be set inside the transaction the recorder always opens.
+        stored = []
+        aggregate = uuid4()
+        for version, (event, row) in enumerate(zip(events, rows, strict=True), start=1):
+            stored.append(StoredEvent(aggregate, version, event.type,
+                                      (row[3] + row[4]).encode()))
+        start = time.perf_counter()
+        for item in stored:
+            recorder.insert_events([item])
+        elapsed = time.perf_counter() - start
+        with datastore.transaction(commit=False) as cursor:
+            cursor.execute("PRAGMA synchronous")
+            sync = cursor.fetchone()[0]
+            cursor.execute("PRAGMA journal_mode")
+            mode = cursor.fetchone()[0]
+        datastore.close()
+        assert mode == "wal" and sync == 2, (mode, sync)
+        return elapsed
+
+    # Interleaved, best of three: the disk's mood is shared by all three.
+    t_store, t_raw, t_es = [], [], []
+    for _ in range(3):
+        t_store.append(through_store())
+        t_raw.append(raw())
+        t_es.append(eventsourcing_recorder())
+    store_rate = count / min(t_store)
+    return [
+        Figure("append, one event per transaction", "tracker Store.append", store_rate,
+               "raw sqlite3 INSERT", count / min(t_raw), "events/s", 0.7, True,
+               f"{count} events, WAL, synchronous=FULL, same schema"),
+        Figure("append vs eventsourcing", "tracker Store.append", store_rate,
+               "eventsourcing SQLiteAggregateRecorder", count / min(t_es), "events/s", 1.0, True,
+               f"{count} events, WAL, synchronous=FULL (checked on the recorder's connection)"),
+    ]
+
+
+# -- 3: importing a file ----------------------------------------------------------------------
+
+
+def importing(work: Path, size: str = "100k") -> Figure:
+    source = data.jsonl(size)
+    lines = source.read_text(encoding="utf-8").splitlines()
+
+    def through_service():
+        store = Store(_fresh(work, "import.db"))
+        store.init()
+        start = time.perf_counter()
+        Service(store).import_lines(lines)
+        elapsed = time.perf_counter() - start
+        store.close()
+        return elapsed
+
+    # The rows the import wrote, read back, so raw sqlite3 writes exactly the same bytes.
+    t_import = [through_service()]
+    check = sqlite3.connect(work / "import.db")
+    rows = check.execute(
+        "SELECT campaign, version, type, data, meta, recorded_at, hash FROM events "
+        "ORDER BY position").fetchall()
+    check.close()
+
+    def raw():
+        path = _fresh(work, "import-raw.db")
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.executescript(SCHEMA)
+        start = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(_INSERT, rows)
+        conn.execute("COMMIT")
+        elapsed = time.perf_counter() - start
+        conn.close()
+        return elapsed
+
+    t_raw = [raw(), raw()]
+    t_import.append(through_service())
+    n = len(rows)
+    return Figure(f"import a {size}-event file", "Service.import_lines", n / min(t_import),
+                  "raw sqlite3 executemany, one transaction", n / min(t_raw), "events/s", 0.25,
+                  True, "validated by schema and rules, hashed, written; same schema")
+
+
+# -- 4, 5: folding a whole log ----------------------------------------------------------------
+
+
+def fold_rate(size: str) -> tuple[float, int]:
+    store = Store(data.database(size))
+    cid = data.campaign_id(size)
+    system = systems.get("warcry")
+
+    def fold():
+        state = None
+        for event in store.read(cid):
+            state = apply_event(system, state, event, ())
+        return state
+
+    count = store.version(cid)
+    seconds = _best(fold, 2)
+    store.close()
+    return count / seconds, count
+
+
+def folding(work: Path, size: str = "100k") -> list[Figure]:
+    store = Store(data.database(size))
+    cid = data.campaign_id(size)
+
+    def loads_only():
+        # The same rows and columns the fold reads; only the data is decoded (a fold never
+        # decodes meta).
+        cursor = store.conn.execute(
+            "SELECT position, campaign, version, type, data, meta, recorded_at, hash "
+            "FROM events WHERE campaign = ? ORDER BY version", (cid,))
+        for row in cursor:
+            json.loads(row[4])
+
+    count = store.version(cid)
+    t_loads = _best(loads_only, 2)
+    store.close()
+    ours, _ = fold_rate(size)
+    es_count = 10_000
+    es_rate = _eventsourcing_replay(work, es_count)
+    return [
+        Figure(f"fold a whole log ({size} events)", "read, decode, apply", ours,
+               "read and json.loads alone", count / t_loads, "events/s", 0.5, True),
+        Figure("fold vs eventsourcing replay", f"tracker fold ({size})", ours,
+               "eventsourcing Aggregate replay", es_rate, "events/s", 2.0, True,
+               f"eventsourcing replays one aggregate of {es_count} stored events "
+               "(same event data, SQLite)"),
+    ]
+
+
+def _eventsourcing_replay(work: Path, count: int) -> float:
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
+
+    class Campaign(Aggregate):
+        def __init__(self):
+            self.count = 0
+            self.last = None
+
+        @event("Happened")
+        def happened(self, kind: str, data: dict):
+            self.count += 1
+            self.last = (kind, data)
+
+    path = _fresh(work, "replay-es.db")
+    os.environ.update(PERSISTENCE_MODULE="eventsourcing.sqlite", SQLITE_DBNAME=str(path))
+    try:
+        app = Application()
+        campaign = Campaign()
+        app.save(campaign)
+        with open(data.jsonl("10k"), encoding="utf-8") as lines:
+            for n, line in enumerate(lines):
+                if n >= count - 1:
+                    break
+                record = json.loads(line)
+                campaign.happened(record["type"], record["data"])
+                if n % 500 == 0:
+                    app.save(campaign)
+        app.save(campaign)
+        seconds = _best(lambda: app.repository.get(campaign.id), 3)
+        assert app.repository.get(campaign.id).version == count
+        app.close()
+    finally:
+        for key in ("PERSISTENCE_MODULE", "SQLITE_DBNAME"):
+            os.environ.pop(key, None)
+    return count / seconds
+
+
+# -- 6, 7: pages and time travel ---------------------------------------------------------------
+
+
+def roster(small: str = "1k", large: str = "100k") -> Figure:
+    from tracker.web import create_app
+
+    def render_time(size):
+        app = create_app({"DATABASE": str(data.database(size)), "SECRET_KEY": "bench",
+                          "WTF_CSRF_ENABLED": False})
+        client = app.test_client()
+        url = f"/c/{data.campaign_id(size)}/roster?warband=wb0"
+        cold_start = time.perf_counter()
+        answer = client.get(url)
+        cold = time.perf_counter() - cold_start
+        assert answer.status_code == 200, answer.status_code
+        assert b"Warband 0" in answer.data
+
+        def twenty():
+            for _ in range(20):
+                client.get(url)
+
+        return _best(twenty, 3) / 20, cold
+
+    small_t, small_cold = render_time(small)
+    large_t, large_cold = render_time(large)
+    return Figure(f"roster sheet at {large} events", f"render at {large}", large_t * 1000,
+                  f"render at {small}", small_t * 1000, "ms", 1.5, False,
+                  f"warm server (the process has folded it once); the first render of the "
+                  f"process took {large_cold * 1000:.0f} ms at {large} and "
+                  f"{small_cold * 1000:.0f} ms at {small}")
+
+
+def time_travel(size: str = "100k") -> Figure:
+    """A new process's cost: the in-process cache is emptied before each call."""
+    store = Store(data.database(size))
+    cid = data.campaign_id(size)
+    service = Service(store)
+    latest = store.version(cid)
+    store.drop_snapshots(cid)  # the same start on every run: no snapshot left by the last one
+    service.state(cid)  # a snapshot at the head, as any served campaign has
+
+    def head():
+        STATES.clear()
+        service.state(cid)
+
+    # Three middle events 1,000 apart, each asked for the first time: the first folds from
+    # the nearest snapshot before it, the next ones from the snapshot the one before saved.
+    t_mid = []
+    for version in (latest // 2, latest // 2 + 1000, latest // 2 + 2000):
+        STATES.clear()
+        start = time.perf_counter()
+        service.state(cid, version)
+        t_mid.append(time.perf_counter() - start)
+    t_head = _best(head, 3)
+    first_mid = t_mid[0]
+    t_mid = sum(t_mid) / len(t_mid)
+    STATES.clear()
+    store.close()
+    return Figure(f"state mid-log ({size})", "state at event n/2", t_mid * 1000,
+                  "state at the head", t_head * 1000, "ms", 3.0, False,
+                  "cold: the in-process cache emptied before each call, snapshots as left "
+                  "by the tracker; mean of three middle events 1,000 apart, each asked for the "
+                  f"first time (the first took {first_mid * 1000:.0f} ms)")
+
+
+# -- 9: memory ---------------------------------------------------------------------------------
+
+
+def memory(small: str = "1k", large: str = "1M") -> Figure:
+    def peak(size):
+        out = subprocess.run([sys.executable, "-m", "bench.memfold", size], cwd=ROOT,
+                             capture_output=True, text=True, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    small_p = peak(small)
+    large_p = peak(large)
+    return Figure(f"peak memory folding {large}", f"peak RSS folding {large}",
+                  large_p["maxrss_mib"], f"peak RSS folding {small}", small_p["maxrss_mib"],
+                  "MiB", 3.0, False,
+                  f"each in a fresh process; the folded state itself is "
+                  f"{large_p['state_mib']:.1f} MiB of JSON at {large} and "
+                  f"{small_p['state_mib']:.2f} MiB at {small}")
+
+
+def machine() -> str:
+    import platform
+
+    cpu = "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}, "
+            f"SQLite {sqlite3.sqlite_version}")

@@ -1,0 +1,102 @@
+"""Run the whole bench: every figure as a ratio of two things measured side by side.
+
+Run from the repository root: python -m bench  (or: python -m bench --only fold,roster)
+Prints each figure with its two raw figures and a pass or fail, and writes bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from bench import data, figures, http
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+STEPS = ("append", "import", "fold", "roster", "travel", "http", "memory")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--only", default=",".join(STEPS),
+                        help=f"comma-separated steps, of: {', '.join(STEPS)}")
+    parser.add_argument("--no-write", action="store_true", help="do not write RESULTS.md")
+    args = parser.parse_args(argv)
+    steps = [s.strip() for s in args.only.split(",") if s.strip()]
+    began = time.perf_counter()
+    print(f"machine: {figures.machine()}", flush=True)
+    print("data (cached under bench/.cache/):", flush=True)
+    for size in ("1k", "10k", "100k") + (("1M",) if "memory" in steps else ()):
+        data.database(size)
+    work = Path(tempfile.mkdtemp(prefix="tracker-bench-", dir=data.CACHE))
+    results, shared = [], None
+    try:
+        for step in steps:
+            print(f"-- {step}", flush=True)
+            if step == "append":
+                new = figures.appends(work)
+            elif step == "import":
+                new = [figures.importing(work)]
+            elif step == "fold":
+                new = figures.folding(work)
+            elif step == "roster":
+                new = [figures.roster()]
+            elif step == "travel":
+                new = [figures.time_travel()]
+            elif step == "http":
+                figure, shared = http.run(work)
+                new = [figure]
+            elif step == "memory":
+                new = [figures.memory()]
+            else:
+                parser.error(f"unknown step {step!r}")
+            for figure in new:
+                print("   " + line(figure), flush=True)
+            results += new
+            if step == "http":
+                print("   one campaign, 8 clients, expected versions and retries: "
+                      + ", ".join(f"{k} {v if not isinstance(v, float) else round(v, 2)}"
+                                  for k, v in shared.items()), flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    seconds = time.perf_counter() - began
+    passed = sum(f.passed for f in results)
+    print(f"{passed} of {len(results)} figures pass ({seconds:.0f} s)")
+    if not args.no_write:
+        write(results, shared, seconds)
+    return 0 if passed == len(results) else 1
+
+
+def line(f: figures.Figure) -> str:
+    return (f"{'PASS' if f.passed else 'FAIL'}  {f.name}: {f.ratio:.2f} (target {f.target_text})"
+            f" = {f.ours} {f.ours_value:,.1f} / {f.theirs} {f.theirs_value:,.1f} {f.unit}")
+
+
+def write(results, shared, seconds) -> None:
+    out = [
+        "# Bench results (latest run)",
+        "",
+        f"Run {datetime.datetime.now().isoformat(timespec='seconds')} with `python -m bench` "
+        f"in {seconds:.0f} s on: {figures.machine()}.",
+        "",
+        "| figure | ratio | target | result | ours | against | note |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for f in results:
+        out.append(
+            f"| {f.name} | {f.ratio:.2f} | {f.target_text} | {'pass' if f.passed else 'FAIL'} "
+            f"| {f.ours}: {f.ours_value:,.1f} {f.unit} | {f.theirs}: {f.theirs_value:,.1f} "
+            f"{f.unit} | {f.note} |"
+        )
+    if shared:
+        out += ["", "One campaign, 8 clients at once over HTTP, expected versions, retry on "
+                "409 (no ratio):", ""]
+        out += [f"- {k}: {v if not isinstance(v, float) else round(v, 2)}"
+                for k, v in shared.items()]
+    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    marker = "\n## What was changed, and what each change bought"
+    tail = text[text.index(marker):] if marker in text else ""
+    RESULTS.write_text("\n".join(out) + "\n" + tail, encoding="utf-8")
