@@ -566,3 +566,20 @@ def test_the_audit_log_hides_a_deal_in_progress_from_the_players(client, svc, ap
     assert deal["hands"]["mara"][0] in shown
     organiser_view = page_text(client.get("/c/hid/audit"))
     assert "cards, hidden" not in organiser_view and secret in organiser_view
+
+
+def test_a_player_may_sit_only_at_its_own_seat(svc, app):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    svc.start("seats", "claim", "Seats", {"players": [{"id": "mara", "name": "Mara"},
+                                                       {"id": "tobin", "name": "Tobin"}]})
+    svc.append("seats", [{"type": "GameDealt", "data": {"game": 1}}], 1)
+    accounts = Accounts(Store(app.config["DATABASE"]).conn)
+    accounts.add_member("seats", accounts.sign_up("mara", "a long password!"), "player", "mara")
+    client = app.test_client()
+    client.post("/login", data={"name": "mara", "password": "a long password!"})
+    assert client.get("/c/seats/table?player=mara").status_code == 200
+    refused = client.get("/c/seats/table?player=tobin")
+    assert refused.status_code == 403 and b"hidden from you" in refused.data
+    assert b"table?player=tobin" not in client.get("/c/seats/").data

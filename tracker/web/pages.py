@@ -41,6 +41,7 @@ def init_app(app):
 
     app.jinja_env.tests["contains"] = lambda sequence, item: item in sequence
     app.jinja_env.globals["not_found"] = _not_found
+    app.jinja_env.globals["forbidden"] = _forbidden
     app.jinja_env.globals["static_text"] = static_text
 
     @app.template_filter("join_messages")
@@ -54,6 +55,10 @@ def init_app(app):
 
 def _not_found(message: str):
     raise NotFound(message)
+
+
+def _forbidden(message: str):
+    raise Forbidden(message)
 
 
 def at_arg() -> int | None:
@@ -136,8 +141,13 @@ def context(cid: str, at: int | None = None) -> dict:
 
     now_args = {k: v for k, v in request.args.items() if k != "at"}
     member = accounts().membership(cid, current_user())
+    def may_see(side: str) -> bool:
+        """Whether the reader may see what only `side`'s player sees (its hand)."""
+        return member is not None and (member.role == "organiser" or member.side == side)
+
     return {
         "member": member,
+        "may_see": may_see,
         "can_record": member is not None and view.is_latest,
         "link": link,
         "pdf_link": lambda page, **args: url_for("pages.pdf", cid=cid, page=page, **args),
