@@ -9,7 +9,6 @@ still at the version the client saw.
 from __future__ import annotations
 
 import json
-import pickle
 import re
 import threading
 from collections import OrderedDict
@@ -94,56 +93,50 @@ def slug(text: str) -> str:
     return made[:60] or "x"
 
 
-class _States:
-    """The latest folded states of this process, shared by every Service: a cache, never the truth.
+class _States(threading.local):
+    """The latest folded state of each campaign, kept by each thread: a cache, never the truth.
 
-    Keyed by (rules fingerprint, campaign, version, hash of the event at that version): the hash
-    chains every event up to the version, voids included, so an entry can never be stale, in
-    whichever database file it was folded. A state in here is shared and is never changed:
-    readers take it as it is, writers take a copy (`Service.state(private=True)`). A page at
-    100k events then costs what it costs at 1k, instead of decoding a snapshot that grows
-    with the campaign's history.
+    A thread serves one request at a time, so the state it keeps is changed by nobody else:
+    a page reads it as it is, and a write takes it over (the entry leaves the cache), applies
+    its events to it and puts it back at the new version. When the log has moved on (another
+    thread or process appended), the kept state is folded forward from where it stood, not
+    from the start. An entry is trusted only while the event at its version still has the
+    hash it had, so it is never stale, whichever database file it came from.
     """
 
-    def __init__(self, size: int = 16):
-        self.size = size
-        self._entries: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
+    size = 8
+
+    def __init__(self):
+        self.entries: OrderedDict = OrderedDict()
 
     def get(self, key):
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None:
-                self._entries.move_to_end(key)
-            return entry
+        entry = self.entries.get(key)
+        if entry is not None:
+            self.entries.move_to_end(key)
+        return entry
+
+    def take(self, key):
+        return self.entries.pop(key, None)
 
     def put(self, key, entry) -> None:
-        with self._lock:
-            self._entries[key] = entry
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+        self.entries[key] = entry
+        self.entries.move_to_end(key)
+        while len(self.entries) > self.size:
+            self.entries.popitem(last=False)
 
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
+        self.entries.clear()
 
 
 STATES = _States()
 
 
-def _private(state):
-    """A copy of a state for a writer: plain JSON data, deep-copied by a pickle round trip.
-
-    The campaign's content (tables, maps, boards: a state's "content") is never changed by
-    the rules once the campaign has started, so the copy shares it instead of copying it.
-    """
-    if isinstance(state, dict) and "content" in state:
-        rest = {key: value for key, value in state.items() if key != "content"}
-        copy = pickle.loads(pickle.dumps(rest, pickle.HIGHEST_PROTOCOL))
-        copy["content"] = state["content"]
-        return copy
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+@dataclass
+class _Kept:
+    version: int
+    head: str
+    state: dict
+    voided: dict
 
 
 class Service:
@@ -165,8 +158,8 @@ class Service:
     def state(self, campaign: str, at: int | None = None, *, private: bool = False) -> View:
         """The campaign folded to version `at` (the latest when None): time travel.
 
-        The state is shared with other readers of this process and must not be changed;
-        with `private=True` it is the caller's own, to change as it likes.
+        The latest state is kept by this thread and shared with its later readers: it must not
+        be changed. With `private=True` the caller owns it (a writer) and may change it.
         """
         latest, head = self.store.head(campaign)
         if latest == 0:
@@ -176,20 +169,46 @@ class Service:
             raise NotFound(f"campaign {campaign!r} has events 1 to {latest}, not {at}")
         system, name = self.system_of(campaign)
         if upto != latest:
+            # The past is folded afresh: the kept state stays the latest one.
             head = self.store.event(campaign, upto).hash
-        key = (system.fingerprint, campaign, upto, head)
-        cached = STATES.get(key)
-        if cached is not None:
-            state, voided = cached
-            if private:
-                state, voided = _private(state), dict(voided)
+            voided = self.store.voids(campaign, upto)
+            state, _ = self._fold(campaign, system, upto, voided)
             return View(campaign, system, name, upto, head, latest, state, voided)
+        key = (system.fingerprint, campaign)
+        kept = STATES.take(key) if private else STATES.get(key)
+        if kept is not None and (kept.version, kept.head) != (upto, head):
+            if not private:
+                STATES.take(key)  # it is about to change: no later reader may see it half-way
+            kept = self._forward(campaign, system, kept, upto, head)
+            if kept is not None and not private:
+                STATES.put(key, kept)
+        if kept is None:
+            voided = self.store.voids(campaign, upto)
+            state, replayed = self._fold(campaign, system, upto, voided)
+            if replayed >= self.snapshot_every:
+                self.store.save_snapshot(campaign, system.fingerprint, upto, json.dumps(state))
+            kept = _Kept(upto, head, state, voided)
+            if not private:
+                STATES.put(key, kept)
+        return View(campaign, system, name, upto, head, latest, kept.state, dict(kept.voided))
+
+    def _forward(self, campaign, system, kept: _Kept, upto: int, head: str) -> _Kept | None:
+        """The kept state brought forward to `upto`, or None when it cannot be trusted."""
+        if kept.version > upto:
+            return None
+        event = self.store.event(campaign, kept.version)
+        if event is None or event.hash != kept.head:
+            return None  # another log, or another database file
         voided = self.store.voids(campaign, upto)
-        state, replayed = self._fold(campaign, system, upto, voided)
-        if replayed >= self.snapshot_every:
-            self.store.save_snapshot(campaign, system.fingerprint, upto, json.dumps(state))
-        STATES.put(key, (_private(state) if private else state, dict(voided)))
-        return View(campaign, system, name, upto, head, latest, state, voided)
+        if any(target <= kept.version < version for target, version in voided.items()):
+            return None  # a later void changes what the kept state already holds
+        state = kept.state
+        try:
+            for event in self.store.read(campaign, after=kept.version, upto=upto):
+                state = apply_event(system, state, event, voided)
+        except TrackerError:
+            return None  # half-applied: fold afresh instead
+        return _Kept(upto, head, state, voided)
 
     def _fold(self, campaign, system, upto, voided, skip=frozenset()) -> tuple[dict, int]:
         """Fold from the latest usable snapshot; returns the state and events replayed."""
@@ -344,12 +363,10 @@ class Service:
         if voids and not result.replayed:
             self.store.drop_snapshots(campaign, min(voids))
         elif not result.replayed:
-            # The state the rules just checked is the state at the new head: the next page
-            # need not fold it again. Nothing changes it after this.
-            STATES.put(
-                (view.system.fingerprint, campaign, result.last_version, result.head),
-                (state, view.voided),
-            )
+            # The state the rules just checked is the state at the new head: keep it, so the
+            # next page need not fold it again.
+            STATES.put((view.system.fingerprint, campaign),
+                       _Kept(result.last_version, result.head, state, view.voided))
         return result
 
     def check(
