@@ -129,6 +129,9 @@ class _States(threading.local):
 
 
 STATES = _States()
+# A campaign's first event by its hash: (system, name). The first event never changes, and
+# its hash names it whatever database it is in.
+_FIRSTS: dict[str, tuple[str, str]] = {}
 
 
 @dataclass
@@ -150,10 +153,17 @@ class Service:
     # -- reading ---------------------------------------------------------------------------
 
     def system_of(self, campaign: str) -> tuple[GameSystem, str]:
-        first = self.store.event(campaign, 1)
-        if first is None:
+        """The campaign's game system and name, from its first event (which never changes)."""
+        row = self.store.conn.execute(
+            "SELECT hash FROM events WHERE campaign = ? AND version = 1", (campaign,)
+        ).fetchone()
+        if row is None:
             raise NotFound(f"there is no campaign {campaign!r}")
-        return systems.get(first.data["system"]), first.data["name"]
+        known = _FIRSTS.get(row[0])
+        if known is None:
+            first = self.store.event(campaign, 1)
+            known = _FIRSTS[row[0]] = (first.data["system"], first.data["name"])
+        return systems.get(known[0]), known[1]
 
     def state(self, campaign: str, at: int | None = None, *, private: bool = False) -> View:
         """The campaign folded to version `at` (the latest when None): time travel.
