@@ -129,8 +129,7 @@ def appends(work: Path, count: int = 2000) -> list[Figure]:
         stored = []
         aggregate = uuid4()
         for version, (event, row) in enumerate(zip(events, rows, strict=True), start=1):
-            stored.append(StoredEvent(aggregate, version, event.type,
-                                      (row[3] + row[4]).encode()))
+            stored.append(StoredEvent(aggregate, version, event.type, (row[3] + row[4]).encode()))
         start = time.perf_counter()
         for item in stored:
             recorder.insert_events([item])
@@ -152,12 +151,28 @@ def appends(work: Path, count: int = 2000) -> list[Figure]:
         t_es.append(eventsourcing_recorder())
     store_rate = count / min(t_store)
     return [
-        Figure("append, one event per transaction", "tracker Store.append", store_rate,
-               "raw sqlite3 INSERT", count / min(t_raw), "events/s", 0.7, True,
-               f"{count} events, WAL, synchronous=FULL, same schema"),
-        Figure("append vs eventsourcing", "tracker Store.append", store_rate,
-               "eventsourcing SQLiteAggregateRecorder", count / min(t_es), "events/s", 1.0, True,
-               f"{count} events, WAL, synchronous=FULL (checked on the recorder's connection)"),
+        Figure(
+            "append, one event per transaction",
+            "tracker Store.append",
+            store_rate,
+            "raw sqlite3 INSERT",
+            count / min(t_raw),
+            "events/s",
+            0.7,
+            True,
+            f"{count} events, WAL, synchronous=FULL, same schema",
+        ),
+        Figure(
+            "append vs eventsourcing",
+            "tracker Store.append",
+            store_rate,
+            "eventsourcing SQLiteAggregateRecorder",
+            count / min(t_es),
+            "events/s",
+            1.0,
+            True,
+            f"{count} events, WAL, synchronous=FULL (checked on the recorder's connection)",
+        ),
     ]
 
 
@@ -182,7 +197,8 @@ def importing(work: Path, size: str = "100k") -> Figure:
     check = sqlite3.connect(work / "import.db")
     rows = check.execute(
         "SELECT campaign, version, type, data, meta, recorded_at, hash FROM events "
-        "ORDER BY position").fetchall()
+        "ORDER BY position"
+    ).fetchall()
     check.close()
 
     def raw():
@@ -202,9 +218,17 @@ def importing(work: Path, size: str = "100k") -> Figure:
     t_raw = [raw(), raw()]
     t_import.append(through_service())
     n = len(rows)
-    return Figure(f"import a {size}-event file", "Service.import_lines", n / min(t_import),
-                  "raw sqlite3 executemany, one transaction", n / min(t_raw), "events/s", 0.25,
-                  True, "validated by schema and rules, hashed, written; same schema")
+    return Figure(
+        f"import a {size}-event file",
+        "Service.import_lines",
+        n / min(t_import),
+        "raw sqlite3 executemany, one transaction",
+        n / min(t_raw),
+        "events/s",
+        0.25,
+        True,
+        "validated by schema and rules, hashed, written; same schema",
+    )
 
 
 # -- 4, 5: folding a whole log ----------------------------------------------------------------
@@ -236,7 +260,9 @@ def folding(work: Path, size: str = "100k") -> list[Figure]:
         # decodes meta).
         cursor = store.conn.execute(
             "SELECT position, campaign, version, type, data, meta, recorded_at, hash "
-            "FROM events WHERE campaign = ? ORDER BY version", (cid,))
+            "FROM events WHERE campaign = ? ORDER BY version",
+            (cid,),
+        )
         for row in cursor:
             json.loads(row[4])
 
@@ -247,12 +273,28 @@ def folding(work: Path, size: str = "100k") -> list[Figure]:
     es_count = 10_000
     es_rate = _eventsourcing_replay(work, es_count)
     return [
-        Figure(f"fold a whole log ({size} events)", "read, decode, apply", ours,
-               "read and json.loads alone", count / t_loads, "events/s", 0.5, True),
-        Figure("fold vs eventsourcing replay", f"tracker fold ({size})", ours,
-               "eventsourcing Aggregate replay", es_rate, "events/s", 2.0, True,
-               f"eventsourcing replays one aggregate of {es_count} stored events "
-               "(same event data, SQLite)"),
+        Figure(
+            f"fold a whole log ({size} events)",
+            "read, decode, apply",
+            ours,
+            "read and json.loads alone",
+            count / t_loads,
+            "events/s",
+            0.5,
+            True,
+        ),
+        Figure(
+            "fold vs eventsourcing replay",
+            f"tracker fold ({size})",
+            ours,
+            "eventsourcing Aggregate replay",
+            es_rate,
+            "events/s",
+            2.0,
+            True,
+            f"eventsourcing replays one aggregate of {es_count} stored events "
+            "(same event data, SQLite)",
+        ),
     ]
 
 
@@ -301,8 +343,9 @@ def roster(small: str = "1k", large: str = "100k") -> Figure:
     from tracker.web import create_app
 
     def render_time(size):
-        app = create_app({"DATABASE": str(data.database(size)), "SECRET_KEY": "bench",
-                          "WTF_CSRF_ENABLED": False})
+        app = create_app(
+            {"DATABASE": str(data.database(size)), "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False}
+        )
         client = app.test_client()
         url = f"/c/{data.campaign_id(size)}/roster?warband=wb0"
         cold_start = time.perf_counter()
@@ -319,11 +362,19 @@ def roster(small: str = "1k", large: str = "100k") -> Figure:
 
     small_t, small_cold = render_time(small)
     large_t, large_cold = render_time(large)
-    return Figure(f"roster sheet at {large} events", f"render at {large}", large_t * 1000,
-                  f"render at {small}", small_t * 1000, "ms", 1.5, False,
-                  f"warm server (the process has folded it once); the first render of the "
-                  f"process took {large_cold * 1000:.0f} ms at {large} and "
-                  f"{small_cold * 1000:.0f} ms at {small}")
+    return Figure(
+        f"roster sheet at {large} events",
+        f"render at {large}",
+        large_t * 1000,
+        f"render at {small}",
+        small_t * 1000,
+        "ms",
+        1.5,
+        False,
+        f"warm server (the process has folded it once); the first render of the "
+        f"process took {large_cold * 1000:.0f} ms at {large} and "
+        f"{small_cold * 1000:.0f} ms at {small}",
+    )
 
 
 def time_travel(size: str = "100k") -> Figure:
@@ -352,11 +403,19 @@ def time_travel(size: str = "100k") -> Figure:
     t_mid = sum(t_mid) / len(t_mid)
     STATES.clear()
     store.close()
-    return Figure(f"state mid-log ({size})", "state at event n/2", t_mid * 1000,
-                  "state at the head", t_head * 1000, "ms", 3.0, False,
-                  "cold: the in-process cache emptied before each call, snapshots as left "
-                  "by the tracker; mean of three middle events 1,000 apart, each asked for the "
-                  f"first time (the first took {first_mid * 1000:.0f} ms)")
+    return Figure(
+        f"state mid-log ({size})",
+        "state at event n/2",
+        t_mid * 1000,
+        "state at the head",
+        t_head * 1000,
+        "ms",
+        3.0,
+        False,
+        "cold: the in-process cache emptied before each call, snapshots as left "
+        "by the tracker; mean of three middle events 1,000 apart, each asked for the "
+        f"first time (the first took {first_mid * 1000:.0f} ms)",
+    )
 
 
 # -- 9: memory ---------------------------------------------------------------------------------
@@ -364,18 +423,30 @@ def time_travel(size: str = "100k") -> Figure:
 
 def memory(small: str = "1k", large: str = "1M") -> Figure:
     def peak(size):
-        out = subprocess.run([sys.executable, "-m", "bench.memfold", size], cwd=ROOT,
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-m", "bench.memfold", size],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         return json.loads(out.stdout.strip().splitlines()[-1])
 
     small_p = peak(small)
     large_p = peak(large)
-    return Figure(f"peak memory folding {large}", f"peak RSS folding {large}",
-                  large_p["maxrss_mib"], f"peak RSS folding {small}", small_p["maxrss_mib"],
-                  "MiB", 3.0, False,
-                  f"each in a fresh process; the folded state itself is "
-                  f"{large_p['state_mib']:.1f} MiB of JSON at {large} and "
-                  f"{small_p['state_mib']:.2f} MiB at {small}")
+    return Figure(
+        f"peak memory folding {large}",
+        f"peak RSS folding {large}",
+        large_p["maxrss_mib"],
+        f"peak RSS folding {small}",
+        small_p["maxrss_mib"],
+        "MiB",
+        3.0,
+        False,
+        f"each in a fresh process; the folded state itself is "
+        f"{large_p['state_mib']:.1f} MiB of JSON at {large} and "
+        f"{small_p['state_mib']:.2f} MiB at {small}",
+    )
 
 
 def machine() -> str:
@@ -390,6 +461,8 @@ def machine() -> str:
     except OSError:
         pass
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return (f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB, {platform.system()} "
-            f"{platform.release()}, Python {platform.python_version()}, "
-            f"SQLite {sqlite3.sqlite_version}")
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB, {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}, "
+        f"SQLite {sqlite3.sqlite_version}"
+    )

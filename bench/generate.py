@@ -58,8 +58,16 @@ class Driver:
         )
         for w in range(WARBANDS):
             wid = f"wb{w}"
-            yield self._emit("WarbandFounded", {"warband": wid, "name": f"Warband {w}",
-                                                "player": f"Player {w}", "faction": f"F{w}"}, wid)
+            yield self._emit(
+                "WarbandFounded",
+                {
+                    "warband": wid,
+                    "name": f"Warband {w}",
+                    "player": f"Player {w}",
+                    "faction": f"F{w}",
+                },
+                wid,
+            )
             for i in range(8):
                 yield from self._add(wid, leader=i == 0)
         while True:
@@ -69,9 +77,18 @@ class Driver:
     def _add(self, wid, leader=False):
         self.next_fighter += 1
         fid = f"f{self.next_fighter}"
-        yield self._emit("FighterAdded", {
-            "warband": wid, "fighter": fid, "name": f"Fighter {self.next_fighter}",
-            "runemarks": ["ember"], "leader": leader, "points": 100 + self.d(100)}, wid)
+        yield self._emit(
+            "FighterAdded",
+            {
+                "warband": wid,
+                "fighter": fid,
+                "name": f"Fighter {self.next_fighter}",
+                "runemarks": ["ember"],
+                "leader": leader,
+                "points": 100 + self.d(100),
+            },
+            wid,
+        )
 
     def _battle(self, a, b):
         warbands = self.state["warbands"]
@@ -92,8 +109,15 @@ class Driver:
             if point["kind"] == "convergence" and not wb["quest_complete"]:
                 convergence.append(wid)
         winner = self.rng.choice([a, b, a, b, None])
-        yield self._emit("BattleFought", {"battle": f"b{self.battles}", "sides": sides,
-                                          "winner": winner, "convergence": convergence})
+        yield self._emit(
+            "BattleFought",
+            {
+                "battle": f"b{self.battles}",
+                "sides": sides,
+                "winner": winner,
+                "convergence": convergence,
+            },
+        )
         for wid in (a, b):
             yield from self._aftermath(wid)
 
@@ -103,19 +127,26 @@ class Driver:
             am = wb["aftermath"]
             step = am["step"]
             if step == 1:
-                if (wb["glory"] >= t.TERRITORY_PRICE + 5 and len(wb["territories"]) < t.MAX_TERRITORIES
-                        and self.rng.random() < 0.3):
+                if (
+                    wb["glory"] >= t.TERRITORY_PRICE + 5
+                    and len(wb["territories"]) < t.MAX_TERRITORIES
+                    and self.rng.random() < 0.3
+                ):
                     name = f"Territory {len(wb['territories']) + 1}"
                     yield self._emit("TerritoryConquered", {"warband": wid, "territory": name}, wid)
                 yield self._emit("AftermathStepCompleted", {"warband": wid, "step": 1}, wid)
             elif step == 2:
                 fid = am["injuries"][0]
-                yield self._emit("InjuryRolled", {"warband": wid, "fighter": fid,
-                                                  "dice": [self.d(), self.d()]}, wid)
+                yield self._emit(
+                    "InjuryRolled",
+                    {"warband": wid, "fighter": fid, "dice": [self.d(), self.d()]},
+                    wid,
+                )
             elif step == 3:
                 fid = am["destiny"][0]
-                yield self._emit("DestinyRolled", {"warband": wid, "fighter": fid,
-                                                   "dice": [self.d()]}, wid)
+                yield self._emit(
+                    "DestinyRolled", {"warband": wid, "fighter": fid, "dice": [self.d()]}, wid
+                )
             elif step == 4:
                 active = SYSTEM._active(wb)
                 while len(active) < 8:
@@ -124,22 +155,36 @@ class Driver:
                 yield self._emit("AftermathStepCompleted", {"warband": wid, "step": 4}, wid)
             elif step == 5:
                 if not am["searched"]:
-                    yield self._emit("SearchRolled", {"warband": wid, "dice": [self.d(), self.d()]},
-                                     wid)
+                    yield self._emit(
+                        "SearchRolled", {"warband": wid, "dice": [self.d(), self.d()]}, wid
+                    )
                 elif am["found"]:
                     found = am["found"][0]
-                    free = [f for f in SYSTEM._active(wb) if wb["fighters"][f]["lesser_artefact"] is None]
+                    free = [
+                        f
+                        for f in SYSTEM._active(wb)
+                        if wb["fighters"][f]["lesser_artefact"] is None
+                    ]
                     if not free:
                         holder = SYSTEM._active(wb)[-1]
-                        yield self._emit("ArtefactDiscarded", {"warband": wid, "fighter": holder,
-                                                               "artefact": "lesser"}, wid)
+                        yield self._emit(
+                            "ArtefactDiscarded",
+                            {"warband": wid, "fighter": holder, "artefact": "lesser"},
+                            wid,
+                        )
                         free = [holder]
-                    yield self._emit("ArtefactGiven", {"warband": wid, "fighter": free[0],
-                                                       "artefact": found["name"]}, wid)
+                    yield self._emit(
+                        "ArtefactGiven",
+                        {"warband": wid, "fighter": free[0], "artefact": found["name"]},
+                        wid,
+                    )
                 elif am["perishable"]:
                     fid = am["perishable"][0]
-                    yield self._emit("PerishableRolled", {"warband": wid, "fighter": fid,
-                                                          "dice": [self.d()]}, wid)
+                    yield self._emit(
+                        "PerishableRolled",
+                        {"warband": wid, "fighter": fid, "dice": [self.d()]},
+                        wid,
+                    )
                 else:
                     yield self._emit("AftermathStepCompleted", {"warband": wid, "step": 5}, wid)
             elif step == 7:
@@ -154,15 +199,19 @@ class Driver:
             free = [f for f in SYSTEM._active(wb) if wb["fighters"][f]["artefact_of_power"] is None]
             options = [a["id"] for a in quest["artefacts_of_power"] if a["id"] not in held]
             if options and free:
-                yield self._emit("ArtefactOfPowerGained", {"warband": wid, "fighter": free[0],
-                                                           "artefact": options[0]}, wid)
+                yield self._emit(
+                    "ArtefactOfPowerGained",
+                    {"warband": wid, "fighter": free[0], "artefact": options[0]},
+                    wid,
+                )
                 return
         elif am["reward"] == "trait":
             leader = SYSTEM._leader(wb)
             if wb["fighters"][leader]["command_trait"] is None:
                 trait = quest["command_traits"][0]["id"]
-                yield self._emit("CommandTraitGained", {"warband": wid, "trait": trait,
-                                                        "fighter": None}, wid)
+                yield self._emit(
+                    "CommandTraitGained", {"warband": wid, "trait": trait, "fighter": None}, wid
+                )
                 return
         yield self._emit("AftermathStepCompleted", {"warband": wid, "step": 7}, wid)
 
@@ -182,7 +231,12 @@ def write_jsonl(path: Path, campaign: str, count: int, seed: int = 1) -> Path:
     tmp = path.with_suffix(".tmp")
     with open(tmp, "w", encoding="utf-8") as out:
         for type_, data, meta in campaign_events(campaign, count, seed):
-            out.write(json.dumps({"campaign": campaign, "type": type_, "data": data,
-                                  "meta": meta}, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps(
+                    {"campaign": campaign, "type": type_, "data": data, "meta": meta},
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
     tmp.replace(path)
     return path

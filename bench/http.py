@@ -47,8 +47,7 @@ class Client:
 
     def __init__(self, port: int, token: str):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        self.headers = {"Authorization": f"Bearer {token}",
-                        "Content-Type": "application/json"}
+        self.headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
 
     def call(self, method, path, body=None, headers=None):
         payload = None if body is None else json.dumps(body)
@@ -59,8 +58,10 @@ class Client:
 
 def _founded(number: int, n: int) -> dict:
     wid = f"w{number}-{n}"
-    return {"type": "WarbandFounded", "data": {"warband": wid, "name": wid,
-                                                "player": f"client {number}", "faction": "Load"}}
+    return {
+        "type": "WarbandFounded",
+        "data": {"warband": wid, "name": wid, "player": f"client {number}", "faction": "Load"},
+    }
 
 
 def _run(clients: int, work, per_client: int) -> float:
@@ -92,9 +93,22 @@ def run(work_dir: Path, per_client: int = 100) -> tuple[Figure, dict]:
     token = _seed(db)
     port = _port()
     log = open(work_dir / "server.log", "wb")
-    server = subprocess.Popen([sys.executable, "-m", "bench.serve", "--db", str(db),
-                               "--port", str(port), "--workers", "2"], cwd=ROOT,
-                              stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bench.serve",
+            "--db",
+            str(db),
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         for _ in range(200):
             try:
@@ -108,17 +122,22 @@ def run(work_dir: Path, per_client: int = 100) -> tuple[Figure, dict]:
             client = Client(port, token)
             for _n in range(count):
                 status, answer = client.call(
-                    "POST", f"/api/campaigns/own-{number}/events",
-                    {"events": [_founded(number, versions[number])],
-                     "expected_version": versions[number]})
+                    "POST",
+                    f"/api/campaigns/own-{number}/events",
+                    {
+                        "events": [_founded(number, versions[number])],
+                        "expected_version": versions[number],
+                    },
+                )
                 assert status == 201, (status, answer)
                 versions[number] = answer["last_version"]
 
         def noop(number, count):
             client = Client(port, token)
             for n in range(count):
-                status, _ = client.call("POST", "/bench/noop",
-                                        {"events": [_founded(number, n)], "expected_version": 1})
+                status, _ = client.call(
+                    "POST", "/bench/noop", {"events": [_founded(number, n)], "expected_version": 1}
+                )
                 assert status == 201, status
 
         # Warm both paths, then alternate: best of two each.
@@ -129,11 +148,18 @@ def run(work_dir: Path, per_client: int = 100) -> tuple[Figure, dict]:
             t_append.append(_run(CLIENTS, append_own, per_client // 2))
         total = CLIENTS * per_client
         append_rate = CLIENTS * (per_client // 2) / min(t_append)
-        figure = Figure("append over HTTP, 8 clients", "POST /api/campaigns/{own}/events",
-                        append_rate, "POST /bench/noop (same server)", total / min(t_noop),
-                        "requests/s", 0.4, True,
-                        "gunicorn gthread, 2 workers x 4 threads, loopback, keep-alive, "
-                        "each client its own campaign")
+        figure = Figure(
+            "append over HTTP, 8 clients",
+            "POST /api/campaigns/{own}/events",
+            append_rate,
+            "POST /bench/noop (same server)",
+            total / min(t_noop),
+            "requests/s",
+            0.4,
+            True,
+            "gunicorn gthread, 2 workers x 4 threads, loopback, keep-alive, "
+            "each client its own campaign",
+        )
         shared = _shared(port, token, 12)
     finally:
         server.terminate()
@@ -156,9 +182,11 @@ def _shared(port: int, token: str, each: int) -> dict:
             expected = campaign["version"]
             while True:
                 status, answer = client.call(
-                    "POST", "/api/campaigns/shared/events",
+                    "POST",
+                    "/api/campaigns/shared/events",
                     {"events": [event], "expected_version": expected},
-                    {"Idempotency-Key": f"key-{wid}"})
+                    {"Idempotency-Key": f"key-{wid}"},
+                )
                 if status == 201:
                     acknowledged.append((wid, answer["last_version"]))
                     break

@@ -21,8 +21,9 @@ STEPS = ("append", "import", "fold", "roster", "travel", "http", "memory")
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--only", default=",".join(STEPS),
-                        help=f"comma-separated steps, of: {', '.join(STEPS)}")
+    parser.add_argument(
+        "--only", default=",".join(STEPS), help=f"comma-separated steps, of: {', '.join(STEPS)}"
+    )
     parser.add_argument("--no-write", action="store_true", help="do not write RESULTS.md")
     args = parser.parse_args(argv)
     steps = [s.strip() for s in args.only.split(",") if s.strip()]
@@ -57,9 +58,14 @@ def main(argv=None) -> int:
                 print("   " + line(figure), flush=True)
             results += new
             if step == "http":
-                print("   one campaign, 8 clients, expected versions and retries: "
-                      + ", ".join(f"{k} {v if not isinstance(v, float) else round(v, 2)}"
-                                  for k, v in shared.items()), flush=True)
+                print(
+                    "   one campaign, 8 clients, expected versions and retries: "
+                    + ", ".join(
+                        f"{k} {v if not isinstance(v, float) else round(v, 2)}"
+                        for k, v in shared.items()
+                    ),
+                    flush=True,
+                )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     seconds = time.perf_counter() - began
@@ -71,8 +77,10 @@ def main(argv=None) -> int:
 
 
 def line(f: figures.Figure) -> str:
-    return (f"{'PASS' if f.passed else 'FAIL'}  {f.name}: {f.ratio:.2f} (target {f.target_text})"
-            f" = {f.ours} {f.ours_value:,.1f} / {f.theirs} {f.theirs_value:,.1f} {f.unit}")
+    return (
+        f"{'PASS' if f.passed else 'FAIL'}  {f.name}: {f.ratio:.2f} (target {f.target_text})"
+        f" = {f.ours} {f.ours_value:,.1f} / {f.theirs} {f.theirs_value:,.1f} {f.unit}"
+    )
 
 
 def write(results, shared, seconds) -> None:
@@ -92,11 +100,16 @@ def write(results, shared, seconds) -> None:
             f"{f.unit} | {f.note} |"
         )
     if shared:
-        out += ["", "One campaign, 8 clients at once over HTTP, expected versions, retry on "
-                "409 (no ratio):", ""]
-        out += [f"- {k}: {v if not isinstance(v, float) else round(v, 2)}"
-                for k, v in shared.items()]
+        out += [
+            "",
+            "One campaign, 8 clients at once over HTTP, expected versions, retry on "
+            "409 (no ratio):",
+            "",
+        ]
+        out += [
+            f"- {k}: {v if not isinstance(v, float) else round(v, 2)}" for k, v in shared.items()
+        ]
     text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
     marker = "\n## What was changed, and what each change bought"
-    tail = text[text.index(marker):] if marker in text else ""
+    tail = text[text.index(marker) :] if marker in text else ""
     RESULTS.write_text("\n".join(out) + "\n" + tail, encoding="utf-8")

@@ -21,8 +21,10 @@ def noop_app(app):
             if length:
                 environ["wsgi.input"].read(length)
             body = b'{"ok":true}'
-            start_response("201 CREATED", [("Content-Type", "application/json"),
-                                           ("Content-Length", str(len(body)))])
+            start_response(
+                "201 CREATED",
+                [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
+            )
             return [body]
         return app(environ, start_response)
 
@@ -37,15 +39,18 @@ def main() -> None:
     args = parser.parse_args()
     app = create_app({"DATABASE": args.db})
     # The same gunicorn settings as `manage.py serve` (tracker/web/server.py).
-    _Gunicorn(noop_app(app), {
-        "bind": f"127.0.0.1:{args.port}",
-        "workers": args.workers,
-        "worker_class": "gthread",
-        "threads": 4,
-        "accesslog": "-",
-        "logger_class": RedactingLogger,
-        "timeout": 60,
-    }).run()
+    _Gunicorn(
+        noop_app(app),
+        {
+            "bind": f"127.0.0.1:{args.port}",
+            "workers": args.workers,
+            "worker_class": "gthread",
+            "threads": 4,
+            "accesslog": "-",
+            "logger_class": RedactingLogger,
+            "timeout": 60,
+        },
+    ).run()
 
 
 if __name__ == "__main__":

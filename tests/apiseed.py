@@ -30,20 +30,41 @@ def seed(database: str) -> dict[str, Role]:
     service.start("c", "warcry", "Private league", {"quest": "ember-crown"}, actor="org")
     events = []
     for wid, name in (("iron", "Ironjaws"), ("crow", "Crowmarch")):
-        events.append({"type": "WarbandFounded", "data": {
-            "warband": wid, "name": name, "player": name, "faction": "Ash"}})
+        events.append(
+            {
+                "type": "WarbandFounded",
+                "data": {"warband": wid, "name": name, "player": name, "faction": "Ash"},
+            }
+        )
         for i in range(4):
-            events.append({"type": "FighterAdded", "data": {
-                "warband": wid, "fighter": f"{wid}-{i}", "name": f"{name} {i}",
-                "runemarks": ["ember"], "leader": i == 0, "points": 100}})
+            events.append(
+                {
+                    "type": "FighterAdded",
+                    "data": {
+                        "warband": wid,
+                        "fighter": f"{wid}-{i}",
+                        "name": f"{name} {i}",
+                        "runemarks": ["ember"],
+                        "leader": i == 0,
+                        "points": 100,
+                    },
+                }
+            )
     service.append("c", events, 1, actor="org")
     roles = {"anonymous": Role("anonymous", None)}
-    for name, role, side in (("org", "organiser", None), ("ivy", "player", "iron"),
-                             ("cole", "player", "crow"), ("nemo", None, None)):
+    for name, role, side in (
+        ("org", "organiser", None),
+        ("ivy", "player", "iron"),
+        ("cole", "player", "crow"),
+        ("nemo", None, None),
+    ):
         user = accounts.sign_up(name, PASSWORD)
         if role:
             accounts.add_member("c", user, role, side)
-        roles[{"org": "organiser", "ivy": "player", "cole": "other player",
-               "nemo": "non-member"}[name]] = Role(name, accounts.create_token(user, "tests"))
+        roles[
+            {"org": "organiser", "ivy": "player", "cole": "other player", "nemo": "non-member"}[
+                name
+            ]
+        ] = Role(name, accounts.create_token(user, "tests"))
     store.close()
     return roles

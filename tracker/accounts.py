@@ -116,15 +116,18 @@ class Accounts:
 
     def sign_up(self, name: str, password: str) -> User:
         if not isinstance(name, str) or not NAME.match(name):
-            raise AccountError("a user name is 2 to 32 letters, digits, dots, dashes or "
-                               "underscores, starting with a letter or digit")
+            raise AccountError(
+                "a user name is 2 to 32 letters, digits, dots, dashes or "
+                "underscores, starting with a letter or digit"
+            )
         if not isinstance(password, str) or len(password) < 10:
             raise AccountError("a password has at least 10 characters")
         if self.conn.execute("SELECT 1 FROM users WHERE name = ?", (name,)).fetchone():
             raise AccountError(f"the name {name!r} is taken")
         cursor = self.conn.execute(
             "INSERT INTO users (name, password_hash, created_at) VALUES (?, ?, ?)",
-            (name, generate_password_hash(password), _iso(_now())))
+            (name, generate_password_hash(password), _iso(_now())),
+        )
         return User(cursor.lastrowid, name)
 
     def log_in(self, name: str, password: str, address: str = "?") -> User:
@@ -134,13 +137,17 @@ class Accounts:
             "SELECT count(*) FROM failed_logins WHERE name = ? AND at > ?", (name, since)
         ).fetchone()
         if failures >= MAX_FAILURES:
-            raise TooManyAttempts("too many failed log-ins for this name: wait 15 minutes "
-                                  "and try again")
-        row = self.conn.execute("SELECT id, name, password_hash FROM users WHERE name = ?",
-                                (name,)).fetchone()
+            raise TooManyAttempts(
+                "too many failed log-ins for this name: wait 15 minutes and try again"
+            )
+        row = self.conn.execute(
+            "SELECT id, name, password_hash FROM users WHERE name = ?", (name,)
+        ).fetchone()
         if row is None or not check_password_hash(row[2], password or ""):
-            self.conn.execute("INSERT INTO failed_logins (name, address, at) VALUES (?, ?, ?)",
-                              (name or "", address, _iso(_now())))
+            self.conn.execute(
+                "INSERT INTO failed_logins (name, address, at) VALUES (?, ?, ?)",
+                (name or "", address, _iso(_now())),
+            )
             raise AccountError("that name and password do not match")
         self.conn.execute("DELETE FROM failed_logins WHERE name = ?", (name,))
         return User(row[0], row[1])
@@ -162,21 +169,32 @@ class Accounts:
         self.conn.execute(
             "INSERT INTO tokens (user_id, label, token_hash, created_at, expires_at) "
             "VALUES (?, ?, ?, ?, ?)",
-            (user.id, (label or "token")[:60], _digest(token), _iso(now),
-             _iso(now + timedelta(days=days))))
+            (
+                user.id,
+                (label or "token")[:60],
+                _digest(token),
+                _iso(now),
+                _iso(now + timedelta(days=days)),
+            ),
+        )
         return token
 
     def tokens(self, user: User) -> list[dict]:
         rows = self.conn.execute(
             "SELECT id, label, created_at, expires_at, revoked_at FROM tokens WHERE user_id = ? "
-            "ORDER BY id DESC", (user.id,)).fetchall()
-        return [dict(zip(("id", "label", "created_at", "expires_at", "revoked_at"), row))
-                for row in rows]
+            "ORDER BY id DESC",
+            (user.id,),
+        ).fetchall()
+        return [
+            dict(zip(("id", "label", "created_at", "expires_at", "revoked_at"), row))
+            for row in rows
+        ]
 
     def revoke_token(self, user: User, token_id: int) -> None:
         cursor = self.conn.execute(
             "UPDATE tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
-            (_iso(_now()), token_id, user.id))
+            (_iso(_now()), token_id, user.id),
+        )
         if cursor.rowcount == 0:
             raise NotFound("there is no such token of yours to revoke")
 
@@ -185,7 +203,8 @@ class Accounts:
         row = self.conn.execute(
             "SELECT u.id, u.name FROM tokens t JOIN users u ON u.id = t.user_id "
             "WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ?",
-            (_digest(token), _iso(_now()))).fetchone()
+            (_digest(token), _iso(_now())),
+        ).fetchone()
         return User(*row) if row else None
 
     # -- campaigns -------------------------------------------------------------------------
@@ -195,45 +214,59 @@ class Accounts:
             "INSERT INTO members (campaign, user_id, role, side) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (campaign, user_id) DO UPDATE SET role = excluded.role, "
             "side = coalesce(excluded.side, members.side)",
-            (campaign, user.id, role, side))
+            (campaign, user.id, role, side),
+        )
 
     def claim_side(self, campaign: str, user: User, side: str) -> None:
-        self.conn.execute("UPDATE members SET side = ? WHERE campaign = ? AND user_id = ? "
-                          "AND side IS NULL", (side, campaign, user.id))
+        self.conn.execute(
+            "UPDATE members SET side = ? WHERE campaign = ? AND user_id = ? AND side IS NULL",
+            (side, campaign, user.id),
+        )
 
     def membership(self, campaign: str, user: User | None) -> Membership | None:
         if user is None:
             return None
-        row = self.conn.execute("SELECT role, side FROM members WHERE campaign = ? AND "
-                                "user_id = ?", (campaign, user.id)).fetchone()
+        row = self.conn.execute(
+            "SELECT role, side FROM members WHERE campaign = ? AND user_id = ?", (campaign, user.id)
+        ).fetchone()
         return Membership(campaign, user, row[0], row[1]) if row else None
 
     def members(self, campaign: str) -> list[Membership]:
         rows = self.conn.execute(
             "SELECT u.id, u.name, m.role, m.side FROM members m JOIN users u ON u.id = m.user_id "
-            "WHERE m.campaign = ? ORDER BY m.role DESC, u.name", (campaign,)).fetchall()
+            "WHERE m.campaign = ? ORDER BY m.role DESC, u.name",
+            (campaign,),
+        ).fetchall()
         return [Membership(campaign, User(r[0], r[1]), r[2], r[3]) for r in rows]
 
     def campaigns_of(self, user: User | None) -> set[str]:
         if user is None:
             return set()
-        return {row[0] for row in self.conn.execute(
-            "SELECT campaign FROM members WHERE user_id = ?", (user.id,))}
+        return {
+            row[0]
+            for row in self.conn.execute(
+                "SELECT campaign FROM members WHERE user_id = ?", (user.id,)
+            )
+        }
 
     def is_public(self, campaign: str) -> bool:
-        row = self.conn.execute("SELECT public FROM campaign_access WHERE campaign = ?",
-                                (campaign,)).fetchone()
+        row = self.conn.execute(
+            "SELECT public FROM campaign_access WHERE campaign = ?", (campaign,)
+        ).fetchone()
         return bool(row and row[0])
 
     def public_campaigns(self) -> set[str]:
-        return {row[0] for row in self.conn.execute(
-            "SELECT campaign FROM campaign_access WHERE public = 1")}
+        return {
+            row[0]
+            for row in self.conn.execute("SELECT campaign FROM campaign_access WHERE public = 1")
+        }
 
     def set_public(self, campaign: str, public: bool) -> None:
         self.conn.execute(
             "INSERT INTO campaign_access (campaign, public) VALUES (?, ?) "
             "ON CONFLICT (campaign) DO UPDATE SET public = excluded.public",
-            (campaign, int(bool(public))))
+            (campaign, int(bool(public))),
+        )
 
     # -- invitations -------------------------------------------------------------------------
 
@@ -244,21 +277,31 @@ class Accounts:
         self.conn.execute(
             "INSERT INTO invitations (code_hash, campaign, side, created_by, created_at, "
             "expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (_digest(code), campaign, side or None, by.id, _iso(now),
-             _iso(now + timedelta(days=INVITATION_DAYS))))
+            (
+                _digest(code),
+                campaign,
+                side or None,
+                by.id,
+                _iso(now),
+                _iso(now + timedelta(days=INVITATION_DAYS)),
+            ),
+        )
         return code
 
     def accept(self, code: str, user: User) -> Membership:
         row = self.conn.execute(
             "SELECT campaign, side, expires_at, used_by FROM invitations WHERE code_hash = ?",
-            (_digest(code or ""),)).fetchone()
+            (_digest(code or ""),),
+        ).fetchone()
         if row is None or row[3] is not None or row[2] <= _iso(_now()):
-            raise AccountError("this invitation is unknown, used or expired: ask the "
-                               "organiser for a new one")
+            raise AccountError(
+                "this invitation is unknown, used or expired: ask the organiser for a new one"
+            )
         campaign, side = row[0], row[1]
         current = self.membership(campaign, user)
         if current is None or current.role != "organiser":
             self.add_member(campaign, user, "player", side)
-        self.conn.execute("UPDATE invitations SET used_by = ? WHERE code_hash = ?",
-                          (user.id, _digest(code)))
+        self.conn.execute(
+            "UPDATE invitations SET used_by = ? WHERE code_hash = ?", (user.id, _digest(code))
+        )
         return self.membership(campaign, user)

@@ -53,8 +53,9 @@ class Policy:
         user = self.require_user("record events")
         member = self.accounts.membership(campaign, user)
         if member is None:
-            raise Forbidden("only the campaign's members may record events; ask the organiser "
-                            "for an invitation")
+            raise Forbidden(
+                "only the campaign's members may record events; ask the organiser for an invitation"
+            )
         return Guard(self.accounts, member)
 
 
@@ -85,8 +86,10 @@ class Guard:
         known = system.sides(state)
         names = ", ".join(known.get(s, s) for s in sorted(sides))
         yours = known.get(mine, mine) if mine else "no side yet"
-        raise Forbidden(f"a player records events only for its own side: this one is for "
-                        f"{names}, and you play {yours}")
+        raise Forbidden(
+            f"a player records events only for its own side: this one is for "
+            f"{names}, and you play {yours}"
+        )
 
     def settle(self, campaign: str) -> None:
         """After a successful append: keep the side the player founded."""

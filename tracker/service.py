@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from tracker import systems
 from tracker.dice import Roller, SystemRoller
@@ -30,10 +30,9 @@ from tracker.errors import (
 )
 from tracker.events import GENESIS, Event, NewEvent, canonical, chain_hash
 from tracker.store import AppendResult, Store
-from tracker.systems.base import EventSchema, GameSystem
+from tracker.systems.base import EventSchema, GameSystem, _plain
 
 CAMPAIGN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
-SOURCES = ("form", "api", "import", "cli", "server")
 
 
 class CampaignStartedSchema(EventSchema):
@@ -261,8 +260,9 @@ class Service:
             entries.append(Entry(first, self._words(view.system, state, first), None))
         for event in self.store.read(campaign, after=start, upto=upto):
             state = apply_event(view.system, state, event, voided)
-            entries.append(Entry(event, self._words(view.system, state, event),
-                                 voided.get(event.version)))
+            entries.append(
+                Entry(event, self._words(view.system, state, event), voided.get(event.version))
+            )
         return entries[::-1]
 
     def _words(self, system, state, event) -> str:
@@ -375,8 +375,10 @@ class Service:
         elif not result.replayed:
             # The state the rules just checked is the state at the new head: keep it, so the
             # next page need not fold it again.
-            STATES.put((view.system.fingerprint, campaign),
-                       _Kept(result.last_version, result.head, state, view.voided))
+            STATES.put(
+                (view.system.fingerprint, campaign),
+                _Kept(result.last_version, result.head, state, view.voided),
+            )
         return result
 
     def check(
@@ -453,10 +455,6 @@ class Service:
         return system.load(type_, raw), how
 
     def _load_core(self, type_, raw) -> dict:
-        from marshmallow import ValidationError
-
-        from tracker.systems.base import _plain
-
         try:
             return CORE_EVENTS[type_]().load(raw)
         except ValidationError as err:

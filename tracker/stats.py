@@ -22,13 +22,16 @@ def value(spec: str, dice: list[int]) -> int:
     return dice[0] * 10 + dice[1] if spec == "D66" else sum(dice)
 
 
-def chi_square(observed: dict[int, int], probabilities: dict[int, float]) -> tuple[float, int, float]:
+def chi_square(
+    observed: dict[int, int], probabilities: dict[int, float]
+) -> tuple[float, int, float]:
     """Pearson's statistic, degrees of freedom and p-value of observed counts."""
     total = sum(observed.values())
     if total == 0:
         return 0.0, 0, 1.0
-    statistic = sum((observed.get(k, 0) - total * p) ** 2 / (total * p)
-                    for k, p in probabilities.items())
+    statistic = sum(
+        (observed.get(k, 0) - total * p) ** 2 / (total * p) for k, p in probabilities.items()
+    )
     dof = len(probabilities) - 1
     return statistic, dof, chi2_survival(statistic, dof)
 

@@ -12,8 +12,14 @@ from tracker.web import create_app
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "api.db"), "TESTING": True,
-                       "SECRET_KEY": "test", "ROLLER": SeededRoller(9)})
+    return create_app(
+        {
+            "DATABASE": str(tmp_path / "api.db"),
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "ROLLER": SeededRoller(9),
+        }
+    )
 
 
 @pytest.fixture

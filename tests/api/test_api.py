@@ -6,14 +6,24 @@ import pytest
 
 
 def post_events(client, role, events, expected, **headers):
-    return client.post("/api/campaigns/c/events", json={"events": events,
-                                                         "expected_version": expected},
-                       headers={**role.headers, **headers})
+    return client.post(
+        "/api/campaigns/c/events",
+        json={"events": events, "expected_version": expected},
+        headers={**role.headers, **headers},
+    )
 
 
 def fighter(fid="new", warband="iron"):
-    return {"type": "FighterAdded", "data": {"warband": warband, "fighter": fid, "name": "New",
-                                             "runemarks": ["ember"], "points": 50}}
+    return {
+        "type": "FighterAdded",
+        "data": {
+            "warband": warband,
+            "fighter": fid,
+            "name": "New",
+            "runemarks": ["ember"],
+            "points": 50,
+        },
+    }
 
 
 def test_the_systems_are_listed_with_their_event_types_and_json_schemas(client):
@@ -32,16 +42,19 @@ def test_the_openapi_document_and_its_browsable_page(client):
 
 
 def test_a_campaign_is_started_through_the_api_and_its_starter_is_organiser(client, roles):
-    page = client.post("/api/campaigns", json={"system": "warcry", "name": "Api League",
-                                               "settings": {"quest": "ember-crown"}},
-                       headers=roles["player"].headers)
+    page = client.post(
+        "/api/campaigns",
+        json={"system": "warcry", "name": "Api League", "settings": {"quest": "ember-crown"}},
+        headers=roles["player"].headers,
+    )
     assert page.status_code == 201 and page.json["id"] == "api-league"
     assert page.json["role"] == "organiser" and page.json["version"] == 1
 
 
 def test_the_campaign_list_holds_only_what_the_caller_may_see(client, roles):
-    assert [c["id"] for c in client.get("/api/campaigns", headers=roles["player"].headers).json
-            ] == ["c"]
+    assert [
+        c["id"] for c in client.get("/api/campaigns", headers=roles["player"].headers).json
+    ] == ["c"]
     assert client.get("/api/campaigns", headers=roles["non-member"].headers).json == []
     assert client.get("/api/campaigns").json == []
 
@@ -55,11 +68,17 @@ def test_events_are_appended_with_new_versions_and_head(client, roles, svc):
 
 
 def test_the_expected_version_may_come_as_if_match(client, roles):
-    page = client.post("/api/campaigns/c/events", json={"events": [fighter()]},
-                       headers={**roles["player"].headers, "If-Match": '"11"'})
+    page = client.post(
+        "/api/campaigns/c/events",
+        json={"events": [fighter()]},
+        headers={**roles["player"].headers, "If-Match": '"11"'},
+    )
     assert page.status_code == 201
-    page = client.post("/api/campaigns/c/events", json={"events": [fighter("x")]},
-                       headers={**roles["player"].headers})
+    page = client.post(
+        "/api/campaigns/c/events",
+        json={"events": [fighter("x")]},
+        headers={**roles["player"].headers},
+    )
     assert page.status_code == 400 and "expected_version" in page.json["errors"]
 
 
@@ -78,14 +97,30 @@ def test_a_broken_rule_is_422_naming_the_rule_and_the_event_of_the_batch(client,
 
 
 def test_malformed_input_is_400_with_the_field_errors(client, roles):
-    page = post_events(client, roles["player"], [{"type": "FighterAdded", "data": {
-        "warband": "iron", "fighter": "x", "name": "X", "runemarks": ["ember"],
-        "points": 2.5}}], 11)
+    page = post_events(
+        client,
+        roles["player"],
+        [
+            {
+                "type": "FighterAdded",
+                "data": {
+                    "warband": "iron",
+                    "fighter": "x",
+                    "name": "X",
+                    "runemarks": ["ember"],
+                    "points": 2.5,
+                },
+            }
+        ],
+        11,
+    )
     assert page.status_code == 400 and page.json["event"] == 0
     assert "points" in page.json["errors"]
-    page = client.post("/api/campaigns/c/events", json={"events": [], "expected_version": 2.5,
-                                                        "colour": "red"},
-                       headers=roles["player"].headers)
+    page = client.post(
+        "/api/campaigns/c/events",
+        json={"events": [], "expected_version": 2.5, "colour": "red"},
+        headers=roles["player"].headers,
+    )
     assert page.status_code == 400
     assert {"expected_version", "colour", "events"} <= set(page.json["errors"]["json"])
 
@@ -114,11 +149,26 @@ def test_an_idempotency_key_makes_a_retry_safe(client, roles, svc):
 
 
 def test_dice_left_out_are_rolled_by_the_server(client, roles, svc):
-    battle = {"type": "BattleFought", "data": {"battle": "b1", "winner": "crow", "sides": [
-        {"warband": "iron", "fighters": ["iron-0", "iron-1", "iron-2"], "taken_down": ["iron-1"]},
-        {"warband": "crow", "fighters": ["crow-0", "crow-1", "crow-2"]}]}}
-    steps = [battle, {"type": "AftermathStepCompleted", "data": {"warband": "iron", "step": 1}},
-             {"type": "InjuryRolled", "data": {"warband": "iron", "fighter": "iron-1"}}]
+    battle = {
+        "type": "BattleFought",
+        "data": {
+            "battle": "b1",
+            "winner": "crow",
+            "sides": [
+                {
+                    "warband": "iron",
+                    "fighters": ["iron-0", "iron-1", "iron-2"],
+                    "taken_down": ["iron-1"],
+                },
+                {"warband": "crow", "fighters": ["crow-0", "crow-1", "crow-2"]},
+            ],
+        },
+    }
+    steps = [
+        battle,
+        {"type": "AftermathStepCompleted", "data": {"warband": "iron", "step": 1}},
+        {"type": "InjuryRolled", "data": {"warband": "iron", "fighter": "iron-1"}},
+    ]
     assert post_events(client, roles["player"], steps, 11).status_code == 201
     event = svc.store.event("c", 14)
     assert len(event.data["dice"]) == 2 and event.meta["source"] == "server-roll"
@@ -131,8 +181,10 @@ def test_the_log_is_paged(client, roles):
     last = client.get("/api/campaigns/c/events?after=8&limit=4", headers=roles["player"].headers)
     assert [e["version"] for e in last.json["events"]] == [9, 10, 11]
     assert last.json["next_after"] is None
-    assert client.get("/api/campaigns/c/events?after=2.5",
-                      headers=roles["player"].headers).status_code == 400
+    assert (
+        client.get("/api/campaigns/c/events?after=2.5", headers=roles["player"].headers).status_code
+        == 400
+    )
 
 
 def test_the_state_now_and_at_an_earlier_version(client, roles):
@@ -140,8 +192,10 @@ def test_the_state_now_and_at_an_earlier_version(client, roles):
     then = client.get("/api/campaigns/c/state?at=2", headers=roles["player"].headers).json
     assert now["version"] == 11 and set(now["warbands"]) == {"iron", "crow"}
     assert then["version"] == 2 and set(then["warbands"]) == {"iron"}
-    assert client.get("/api/campaigns/c/state?at=99",
-                      headers=roles["player"].headers).status_code == 404
+    assert (
+        client.get("/api/campaigns/c/state?at=99", headers=roles["player"].headers).status_code
+        == 404
+    )
 
 
 def test_verify_and_export(client, roles, svc):
@@ -157,11 +211,15 @@ def test_an_invitation_code_makes_a_player_of_its_side(client, roles, app):
     from tracker.accounts import Accounts
     from tracker.store import Store
 
-    code = client.post("/api/campaigns/c/invitations", json={"side": "crow"},
-                       headers=roles["organiser"].headers).json["code"]
+    code = client.post(
+        "/api/campaigns/c/invitations", json={"side": "crow"}, headers=roles["organiser"].headers
+    ).json["code"]
     joined = client.post(f"/api/invitations/{code}", headers=roles["non-member"].headers)
-    assert joined.status_code == 200 and joined.json == {"campaign": "c", "role": "player",
-                                                         "side": "crow"}
+    assert joined.status_code == 200 and joined.json == {
+        "campaign": "c",
+        "role": "player",
+        "side": "crow",
+    }
     again = client.post(f"/api/invitations/{code}", headers=roles["non-member"].headers)
     assert again.status_code == 422
     store = Store(app.config["DATABASE"])
@@ -191,8 +249,12 @@ def test_tokens_and_passwords_are_stored_hashed(app, roles):
 
 @pytest.mark.parametrize("public", [True])
 def test_a_public_campaign_is_read_only_for_all(client, roles, public):
-    assert client.patch("/api/campaigns/c", json={"public": True},
-                        headers=roles["organiser"].headers).status_code == 200
+    assert (
+        client.patch(
+            "/api/campaigns/c", json={"public": True}, headers=roles["organiser"].headers
+        ).status_code
+        == 200
+    )
     assert client.get("/api/campaigns/c/state").status_code == 200
     assert post_events(client, roles["anonymous"], [fighter()], 11).status_code == 401
     assert post_events(client, roles["non-member"], [fighter()], 11).status_code == 403

@@ -31,8 +31,20 @@ def server(tmp_path):
     port = free_port()
     log = open(tmp_path / "server.log", "wb")
     process = subprocess.Popen(
-        [sys.executable, str(config.ROOT / "manage.py"), "serve", "--db", database,
-         "--port", str(port), "--workers", "2"], stdout=log, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            str(config.ROOT / "manage.py"),
+            "serve",
+            "--db",
+            database,
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):
         try:
@@ -48,8 +60,12 @@ def server(tmp_path):
 
 def call(url, method="GET", body=None, headers=None):
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={
-        "Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        url,
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.loads(answer.read() or b"null")
@@ -62,15 +78,19 @@ def client(base, headers, number):
     acknowledged, conflicts = [], 0
     for n in range(EACH):
         wid = f"w{number}-{n}"
-        event = {"type": "WarbandFounded", "data": {"warband": wid, "name": wid,
-                                                     "player": f"client {number}",
-                                                     "faction": "Load"}}
+        event = {
+            "type": "WarbandFounded",
+            "data": {"warband": wid, "name": wid, "player": f"client {number}", "faction": "Load"},
+        }
         _, campaign = call(f"{base}/api/campaigns/c", headers=headers)
         expected = campaign["version"]
         while True:
-            status, body = call(f"{base}/api/campaigns/c/events", "POST",
-                                {"events": [event], "expected_version": expected},
-                                {**headers, "Idempotency-Key": f"key-{wid}"})
+            status, body = call(
+                f"{base}/api/campaigns/c/events",
+                "POST",
+                {"events": [event], "expected_version": expected},
+                {**headers, "Idempotency-Key": f"key-{wid}"},
+            )
             if status == 201:
                 acknowledged.append((wid, body["last_version"]))
                 break
@@ -88,8 +108,7 @@ def test_many_clients_over_http_lose_nothing_and_double_nothing(server):
     assert len(acknowledged) == CLIENTS * EACH
     log, after = [], 0
     while after is not None:
-        _, page = call(f"{base}/api/campaigns/c/events?after={after}&limit=500",
-                       headers=headers)
+        _, page = call(f"{base}/api/campaigns/c/events?after={after}&limit=500", headers=headers)
         log += page["events"]
         after = page["next_after"]
     founded = [e["data"]["warband"] for e in log if e["type"] == "WarbandFounded"]

@@ -15,8 +15,15 @@ from tracker import config
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = config.ROOT / "test-artifacts" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 def free_port() -> int:
@@ -31,9 +38,20 @@ def server(tmp_path_factory):
     port = free_port()
     log = open(folder / "server.log", "w+b")
     process = subprocess.Popen(
-        [sys.executable, str(config.ROOT / "manage.py"), "serve", "--db",
-         str(folder / "tracker.db"), "--port", str(port), "--workers", "1"],
-        stdout=log, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            str(config.ROOT / "manage.py"),
+            "serve",
+            "--db",
+            str(folder / "tracker.db"),
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):
         try:

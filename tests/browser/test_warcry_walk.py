@@ -38,8 +38,10 @@ def walk_aftermath(page, shot, tag):
             continue
         roll = page.locator("form.roll").first
         if roll.count():
-            if roll.locator("input[name=extra]").count() and page.locator(
-                    "button:has-text('Finish the search')").count():
+            if (
+                roll.locator("input[name=extra]").count()
+                and page.locator("button:has-text('Finish the search')").count()
+            ):
                 page.click("button:has-text('Finish the search')")
                 continue
             shot(page, f"{tag}-roll")
@@ -48,12 +50,18 @@ def walk_aftermath(page, shot, tag):
                 rolled_by_server = True
             else:
                 is_search = roll.locator("input[name=extra]").count() or "D66" in roll.inner_text()
-                roll.locator("input[name=dice]").fill("2 3" if is_search else "6 6" if "2D6" in
-                                                      roll.inner_text() else "6")
+                roll.locator("input[name=dice]").fill(
+                    "2 3" if is_search else "6 6" if "2D6" in roll.inner_text() else "6"
+                )
                 roll.locator("button[value=table]").click()
             continue
-        for label in ("Take the artefact", "Take the trait", "Continue to the injury rolls",
-                      "Continue to the search", "Finish the search"):
+        for label in (
+            "Take the artefact",
+            "Take the trait",
+            "Continue to the injury rolls",
+            "Continue to the search",
+            "Finish the search",
+        ):
             button = page.locator(f"button:has-text('{label}')")
             if button.count():
                 shot(page, f"{tag}-step")
@@ -84,8 +92,10 @@ def test_a_new_user_runs_a_campaign_from_start_to_roster_sheet_and_audit(server,
     found(page, "Gloom Owls", "Bo", "Night Choir")
     shot(page, "02-dashboard")
 
-    for warband, names in (("ash-hounds", ["Kesh", "Rook", "Vell", "Ore"]),
-                           ("gloom-owls", ["Hoot", "Pale", "Wick", "Sable"])):
+    for warband, names in (
+        ("ash-hounds", ["Kesh", "Rook", "Vell", "Ore"]),
+        ("gloom-owls", ["Hoot", "Pale", "Wick", "Sable"]),
+    ):
         page.goto(f"{server}/c/browser-league/warband?warband={warband}")
         for i, name in enumerate(names):
             add_fighter(page, name, 100 + i, leader=i == 0)
@@ -102,8 +112,10 @@ def test_a_new_user_runs_a_campaign_from_start_to_roster_sheet_and_audit(server,
 
     for warband in ("ash-hounds", "gloom-owls"):
         page.goto(f"{server}/c/browser-league/")
-        page.click(f"tr:has-text('{'Ash Hounds' if warband == 'ash-hounds' else 'Gloom Owls'}') "
-                   "a:has-text('Step 1 of battle b1')")
+        page.click(
+            f"tr:has-text('{'Ash Hounds' if warband == 'ash-hounds' else 'Gloom Owls'}') "
+            "a:has-text('Step 1 of battle b1')"
+        )
         expect(page.locator("h1")).to_contain_text("Aftermath")
         shot(page, f"05-wizard-{warband}")
         assert walk_aftermath(page, shot, f"06-{warband}")

@@ -15,8 +15,14 @@ CAMPAIGN = "ember-crown-sample"
 
 
 def run(*args, env=None, stdin=None):
-    result = subprocess.run([sys.executable, MANAGE, *args], capture_output=True, text=True,
-                            env={**os.environ, **(env or {})}, input=stdin, timeout=120)
+    result = subprocess.run(
+        [sys.executable, MANAGE, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        input=stdin,
+        timeout=120,
+    )
     return result
 
 
@@ -44,8 +50,7 @@ def loaded(db):
 
 def test_every_command_has_help_text():
     result = run("--help")
-    for command in ("init", "serve", "import", "export", "verify", "state", "campaigns",
-                    "rebuild"):
+    for command in ("init", "serve", "import", "export", "verify", "state", "campaigns", "rebuild"):
         assert command in result.stdout
         help_text = run(command, "--help").stdout
         assert "--db PATH" in help_text and len(help_text.splitlines()) > 3
@@ -92,20 +97,37 @@ def test_state_prints_the_folded_state_and_travels_in_time(loaded):
     then = json.loads(run("state", CAMPAIGN, "--at", "20", "--db", loaded).stdout)
     assert now["system"] == "warcry" and then["version"] == 20
     wb = now["warbands"]["ironjaws"]
-    for key in ("name", "player", "faction", "glory", "territories", "map_position",
-                "aftermath", "fighters"):
+    for key in (
+        "name",
+        "player",
+        "faction",
+        "glory",
+        "territories",
+        "map_position",
+        "aftermath",
+        "fighters",
+    ):
         assert key in wb
     fighter = wb["fighters"]["varka"]
-    for key in ("name", "leader", "destiny", "status", "lesser_artefact", "artefact_of_power",
-                "command_trait", "favoured"):
+    for key in (
+        "name",
+        "leader",
+        "destiny",
+        "status",
+        "lesser_artefact",
+        "artefact_of_power",
+        "command_trait",
+        "favoured",
+    ):
         assert key in fighter
     assert isinstance(now["battles"], list) and len(now["head"]) == 64
 
 
 def test_state_of_an_unknown_campaign_or_version_is_one_line(loaded):
     assert_one_line_error(run("state", "nope", "--db", loaded), "no campaign 'nope'")
-    assert_one_line_error(run("state", CAMPAIGN, "--at", "99999", "--db", loaded),
-                          "has events 1 to")
+    assert_one_line_error(
+        run("state", CAMPAIGN, "--at", "99999", "--db", loaded), "has events 1 to"
+    )
 
 
 def test_campaigns_lists_id_system_name_version_and_head(loaded):
@@ -135,6 +157,7 @@ def test_rebuild_replays_every_campaign_with_a_progress_bar(loaded):
 
 
 def test_a_missing_database_and_an_unknown_command_are_one_line(tmp_path):
-    assert_one_line_error(run("campaigns", "--db", str(tmp_path / "none.db")),
-                          "there is no database")
+    assert_one_line_error(
+        run("campaigns", "--db", str(tmp_path / "none.db")), "there is no database"
+    )
     assert_one_line_error(run("frobnicate"), "No such command")

@@ -16,9 +16,15 @@ PASSWORD = "organiser-password"
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "web.db"), "TESTING": True,
-                       "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "ROLLER": SeededRoller(11)})
+    return create_app(
+        {
+            "DATABASE": str(tmp_path / "web.db"),
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "ROLLER": SeededRoller(11),
+        }
+    )
 
 
 class OrganisedService(Service):
@@ -90,11 +96,30 @@ def two(svc):
     svc.start("c", "warcry", "Test campaign", {"quest": "ember-crown"})
     events = []
     for wid, name in (("iron", "Ironjaws"), ("crow", "Crowmarch")):
-        events.append({"type": "WarbandFounded", "data": {
-            "warband": wid, "name": name, "player": f"{name} player", "faction": "Ash"}})
+        events.append(
+            {
+                "type": "WarbandFounded",
+                "data": {
+                    "warband": wid,
+                    "name": name,
+                    "player": f"{name} player",
+                    "faction": "Ash",
+                },
+            }
+        )
         for i in range(4):
-            events.append({"type": "FighterAdded", "data": {
-                "warband": wid, "fighter": f"{wid}-{i}", "name": f"{name} {i}",
-                "runemarks": ["ember"], "leader": i == 0, "points": 100}})
+            events.append(
+                {
+                    "type": "FighterAdded",
+                    "data": {
+                        "warband": wid,
+                        "fighter": f"{wid}-{i}",
+                        "name": f"{name} {i}",
+                        "runemarks": ["ember"],
+                        "leader": i == 0,
+                        "points": 100,
+                    },
+                }
+            )
     svc.append("c", events, 1)
     return "c"

@@ -550,8 +550,12 @@ def test_the_audit_log_hides_a_deal_in_progress_from_the_players(client, svc, ap
     from tracker.accounts import Accounts
     from tracker.store import Store
 
-    svc.start("hid", "claim", "Hidden", {"players": [{"id": "mara", "name": "Mara"},
-                                                     {"id": "tobin", "name": "Tobin"}]})
+    svc.start(
+        "hid",
+        "claim",
+        "Hidden",
+        {"players": [{"id": "mara", "name": "Mara"}, {"id": "tobin", "name": "Tobin"}]},
+    )
     svc.append("hid", [{"type": "GameDealt", "data": {"game": 1}}], 1)
     deal = svc.store.event("hid", 2).data["deal"]
     secret = deal["hands"]["tobin"][0]
@@ -572,8 +576,12 @@ def test_a_player_may_sit_only_at_its_own_seat(svc, app):
     from tracker.accounts import Accounts
     from tracker.store import Store
 
-    svc.start("seats", "claim", "Seats", {"players": [{"id": "mara", "name": "Mara"},
-                                                       {"id": "tobin", "name": "Tobin"}]})
+    svc.start(
+        "seats",
+        "claim",
+        "Seats",
+        {"players": [{"id": "mara", "name": "Mara"}, {"id": "tobin", "name": "Tobin"}]},
+    )
     svc.append("seats", [{"type": "GameDealt", "data": {"game": 1}}], 1)
     accounts = Accounts(Store(app.config["DATABASE"]).conn)
     accounts.add_member("seats", accounts.sign_up("mara", "a long password!"), "player", "mara")

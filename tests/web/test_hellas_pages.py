@@ -400,8 +400,15 @@ def test_a_hunt_is_fought_wound_by_wound_with_the_monsters_attacks(client, game,
     assert hunt["attacks"][0]["name"] == "a tusk rake" and hunt["status"] == "hero"
     assert svc.store.event("h", version(svc, "h")).meta["source"] == "table-roll"
     assert (
-        post(client, svc, "play", "HeroAttacked", player="ann", form_id="no-wound",
-             **{"wounds-present": "1"}).status_code
+        post(
+            client,
+            svc,
+            "play",
+            "HeroAttacked",
+            player="ann",
+            form_id="no-wound",
+            **{"wounds-present": "1"},
+        ).status_code
         == 302
     )
     body = text(client.get("/c/h/play"))
@@ -583,20 +590,36 @@ def test_names_typed_by_users_are_escaped_on_every_page(client, svc):
 
 
 def test_a_game_begins_from_the_setup_form(client, svc):
-    svc.start("setup", "hellas", "Setup", {"players": [{"id": "ann", "name": "Ann"},
-                                                      {"id": "bo", "name": "Bo"}]})
+    svc.start(
+        "setup",
+        "hellas",
+        "Setup",
+        {"players": [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]},
+    )
     page = client.get("/c/setup/play")
     assert page.status_code == 200 and b"Begin the game" in page.data
-    data = {"type": "GameStarted", "form_id": "GameStarted",
-            "expected_version": str(svc.store.version("setup")), "game": "g1",
-            "order": ["bo", "ann"], "heroes[ann]": "korythos", "heroes[bo]": "phlios",
-            "hoplites[ann][korythos]": "3", "hoplites[ann][dymara]": "", "hoplites[bo][phlios]": "3",
-            "monsters[boar]": "eirinos", "monsters[harpy]": "", "excluded_lands-present": "1",
-            "king_of_kings": ""}
+    data = {
+        "type": "GameStarted",
+        "form_id": "GameStarted",
+        "expected_version": str(svc.store.version("setup")),
+        "game": "g1",
+        "order": ["bo", "ann"],
+        "heroes[ann]": "korythos",
+        "heroes[bo]": "phlios",
+        "hoplites[ann][korythos]": "3",
+        "hoplites[ann][dymara]": "",
+        "hoplites[bo][phlios]": "3",
+        "monsters[boar]": "eirinos",
+        "monsters[harpy]": "",
+        "excluded_lands-present": "1",
+        "king_of_kings": "",
+    }
     page = client.post("/c/setup/play", data=data)
     assert page.status_code == 302, page.get_data(as_text=True)[-3000:]
     started = svc.store.event("setup", 2).data
-    assert started["order"] == ["bo", "ann"] and started["heroes"] == {"ann": "korythos",
-                                                                       "bo": "phlios"}
+    assert started["order"] == ["bo", "ann"] and started["heroes"] == {
+        "ann": "korythos",
+        "bo": "phlios",
+    }
     assert started["hoplites"] == {"ann": {"korythos": 3}, "bo": {"phlios": 3}}
     assert started["monsters"] == {"boar": "eirinos"} and started["excluded_lands"] == []

@@ -387,8 +387,6 @@ def test_the_match_waits_for_the_nemesis_and_offers_only_its_legal_paths(client,
     assert "the match waits for Bob to move the Nemesis first" in text(page)
 
 
-
-
 def test_a_move_is_recorded_from_its_button(client, svc):
     cid = imported(svc, STANDARD, upto=19)
     page = client.post(

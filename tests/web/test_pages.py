@@ -19,9 +19,15 @@ def test_the_campaign_list_shows_each_campaign_with_its_head_hash(client, sample
 
 
 def test_a_campaign_starts_from_the_form_with_its_game_and_quest(client, svc):
-    page = client.post("/campaigns", data={"system": "warcry", "name": "Autumn League",
-                                           "settings-pack": "sample",
-                                           "settings-quest": "ember-crown"})
+    page = client.post(
+        "/campaigns",
+        data={
+            "system": "warcry",
+            "name": "Autumn League",
+            "settings-pack": "sample",
+            "settings-quest": "ember-crown",
+        },
+    )
     assert page.status_code == 302 and page.location.endswith("/c/autumn-league/")
     assert svc.store.event("autumn-league", 1).data["settings"]["quest"] == "ember-crown"
 
@@ -34,7 +40,8 @@ def test_starting_a_campaign_without_a_name_or_with_a_taken_id_says_why(client, 
 
 
 def test_the_dashboard_shows_each_warbands_glory_territories_fighters_and_map_position(
-        client, sample):
+    client, sample
+):
     body = text(client.get(f"/c/{sample}/"))
     assert "Ironjaws" in body and "33" in body and "The Sunken Mill" in body
     assert "10: Last Light Bastion" in body and "8: Glasswind Steppe" in body
@@ -55,49 +62,88 @@ def test_the_dashboard_tells_the_latest_events_in_words(client, sample):
 
 def test_every_campaign_page_shows_the_head_hash(client, sample, svc):
     head = svc.store.head(sample)[1]
-    for path in ("/", "warband?warband=ironjaws", "battle-new", "wizard?warband=crowmarch",
-                 "battles", "battle?battle=b1", "roster?warband=ironjaws", "audit", "dice"):
+    for path in (
+        "/",
+        "warband?warband=ironjaws",
+        "battle-new",
+        "wizard?warband=crowmarch",
+        "battles",
+        "battle?battle=b1",
+        "roster?warband=ironjaws",
+        "audit",
+        "dice",
+    ):
         url = f"/c/{sample}/" + (path if path != "/" else "")
         assert head in client.get(url).get_data(as_text=True), url
 
 
 def test_a_warband_is_founded_from_the_form(client, two, svc):
-    page = client.post("/c/c/", data=form("WarbandFounded", version(svc), warband="gulls",
-                                          name="Gulls", player="Dana", faction="Sea"))
+    page = client.post(
+        "/c/c/",
+        data=form(
+            "WarbandFounded",
+            version(svc),
+            warband="gulls",
+            name="Gulls",
+            player="Dana",
+            faction="Sea",
+        ),
+    )
     assert page.status_code == 302
     assert svc.state("c").state["warbands"]["gulls"]["player"] == "Dana"
 
 
-def test_dashboard_forms_post_to_the_page_and_show_a_field_error_beside_its_field(client, two,
-                                                                                 svc):
+def test_dashboard_forms_post_to_the_page_and_show_a_field_error_beside_its_field(client, two, svc):
     before = version(svc)
-    page = client.post("/c/c/dashboard", data=form("WarbandFounded", before, warband="Bad Id!",
-                                                   name="Gulls", player="Dana",
-                                                   faction="Sea"))
+    page = client.post(
+        "/c/c/dashboard",
+        data=form(
+            "WarbandFounded", before, warband="Bad Id!", name="Gulls", player="Dana", faction="Sea"
+        ),
+    )
     assert page.status_code == 422
-    assert re.search(r'name="warband"[^>]*>\s*</label>\s*<span class="field-error"',
-                     page.get_data(as_text=True))
+    assert re.search(
+        r'name="warband"[^>]*>\s*</label>\s*<span class="field-error"', page.get_data(as_text=True)
+    )
     assert "use lower-case letters, digits and dashes" in text(page)
     assert version(svc) == before
 
 
 def test_fighters_are_added_and_removed_from_the_warband_page(client, two, svc):
     url = "/c/c/warband?warband=iron"
-    assert client.post(url, data=form("FighterAdded", version(svc), warband="iron",
-                                      fighter="new", name="Newcomer",
-                                      **{"runemarks-text": "ember, brute"}, points="90",
-                                      **{"leader-present": "1"})).status_code == 302
+    assert (
+        client.post(
+            url,
+            data=form(
+                "FighterAdded",
+                version(svc),
+                warband="iron",
+                fighter="new",
+                name="Newcomer",
+                **{"runemarks-text": "ember, brute"},
+                points="90",
+                **{"leader-present": "1"},
+            ),
+        ).status_code
+        == 302
+    )
     fighter = svc.state("c").state["warbands"]["iron"]["fighters"]["new"]
     assert fighter["runemarks"] == ["ember", "brute"] and fighter["points"] == 90
-    assert client.post(url, data=form("FighterRemoved", version(svc), warband="iron",
-                                      fighter="new")).status_code == 302
+    assert (
+        client.post(
+            url, data=form("FighterRemoved", version(svc), warband="iron", fighter="new")
+        ).status_code
+        == 302
+    )
     assert svc.state("c").state["warbands"]["iron"]["fighters"]["new"]["status"] == "removed"
 
 
 def test_a_broken_rule_shows_as_the_rule_and_writes_nothing(client, two, svc):
     before = version(svc)
-    page = client.post("/c/c/warband?warband=iron", data=form(
-        "FighterRemoved", before, warband="iron", fighter="iron-0"))
+    page = client.post(
+        "/c/c/warband?warband=iron",
+        data=form("FighterRemoved", before, warband="iron", fighter="iron-0"),
+    )
     assert page.status_code == 422
     assert "the leader can never be removed (Ironjaws 0 leads Ironjaws)" in text(page)
     assert "Traceback" not in page.get_data(as_text=True) and version(svc) == before
@@ -105,22 +151,55 @@ def test_a_broken_rule_shows_as_the_rule_and_writes_nothing(client, two, svc):
 
 def test_a_twenty_first_fighter_is_refused_with_the_rule(client, two, svc):
     for n in range(16):
-        svc.append("c", [{"type": "FighterAdded", "data": {
-            "warband": "iron", "fighter": f"x{n}", "name": f"X{n}", "runemarks": ["ember"],
-            "points": 1}}], version(svc))
-    page = client.post("/c/c/warband?warband=iron", data=form(
-        "FighterAdded", version(svc), warband="iron", fighter="late", name="Late",
-        **{"runemarks-text": "ember"}, points="5"))
+        svc.append(
+            "c",
+            [
+                {
+                    "type": "FighterAdded",
+                    "data": {
+                        "warband": "iron",
+                        "fighter": f"x{n}",
+                        "name": f"X{n}",
+                        "runemarks": ["ember"],
+                        "points": 1,
+                    },
+                }
+            ],
+            version(svc),
+        )
+    page = client.post(
+        "/c/c/warband?warband=iron",
+        data=form(
+            "FighterAdded",
+            version(svc),
+            warband="iron",
+            fighter="late",
+            name="Late",
+            **{"runemarks-text": "ember"},
+            points="5",
+        ),
+    )
     assert "a warband holds at most 20 fighters (Ironjaws would have 21)" in text(page)
 
 
 def battle_form(svc, down=("crow-1",)):
-    return form("BattleFought", version(svc), battle="b1", winner="iron",
-                **{"sides-0-warband": "iron", "sides-0-fighters": [f"iron-{i}" for i in range(4)],
-                   "sides-0-taken_down": [], "sides-0-taken_down-present": "1",
-                   "sides-1-warband": "crow", "sides-1-fighters": [f"crow-{i}" for i in range(4)],
-                   "sides-1-taken_down": list(down), "sides-1-taken_down-present": "1",
-                   "convergence-present": "1"})
+    return form(
+        "BattleFought",
+        version(svc),
+        battle="b1",
+        winner="iron",
+        **{
+            "sides-0-warband": "iron",
+            "sides-0-fighters": [f"iron-{i}" for i in range(4)],
+            "sides-0-taken_down": [],
+            "sides-0-taken_down-present": "1",
+            "sides-1-warband": "crow",
+            "sides-1-fighters": [f"crow-{i}" for i in range(4)],
+            "sides-1-taken_down": list(down),
+            "sides-1-taken_down-present": "1",
+            "convergence-present": "1",
+        },
+    )
 
 
 def test_a_battle_is_recorded_from_the_form(client, two, svc):
@@ -134,8 +213,7 @@ def test_a_battle_with_a_fighter_taken_down_who_did_not_fight_is_refused(client,
     data = battle_form(svc)
     data["sides-1-fighters"] = ["crow-0", "crow-2"]
     page = client.post("/c/c/battle-new", data=data)
-    assert page.status_code == 422 and "only fighters who took part can be taken down" in text(
-        page)
+    assert page.status_code == 422 and "only fighters who took part can be taken down" in text(page)
 
 
 def test_the_wizard_walks_a_warband_through_every_step(client, two, svc):
@@ -145,24 +223,52 @@ def test_the_wizard_walks_a_warband_through_every_step(client, two, svc):
     assert "earned in battle b1" in body and "played the battle" in body
     client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="1"))
     assert "an injury roll for Crowmarch 1" in text(client.get(url))
-    client.post(url, data=form("InjuryRolled", version(svc), warband="crow", fighter="crow-1",
-                               dice="3 4", **{"dice-mode": "table"}))
+    client.post(
+        url,
+        data=form(
+            "InjuryRolled",
+            version(svc),
+            warband="crow",
+            fighter="crow-1",
+            dice="3 4",
+            **{"dice-mode": "table"},
+        ),
+    )
     body = text(client.get(url + "&step=2"))
     assert "3 + 4 = 7" in body and "recovers" in body
     for fid in ("crow-0", "crow-2", "crow-3", "crow-1"):
         if fid == "crow-1":
             continue
-        assert client.post(url, data=form("DestinyRolled", version(svc), warband="crow",
-                                          fighter=fid, **{"dice-mode": "server"})).status_code == 302
+        assert (
+            client.post(
+                url,
+                data=form(
+                    "DestinyRolled",
+                    version(svc),
+                    warband="crow",
+                    fighter=fid,
+                    **{"dice-mode": "server"},
+                ),
+            ).status_code
+            == 302
+        )
     event = svc.store.event("c", version(svc))
     assert event.meta["source"] == "server-roll" and event.meta["via"] == "form"
     assert "Step 4" in text(client.get(url))
     client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="4"))
-    client.post(url, data=form("SearchRolled", version(svc), warband="crow", dice="23",
-                               **{"dice-mode": "table"}))
+    client.post(
+        url,
+        data=form(
+            "SearchRolled", version(svc), warband="crow", dice="23", **{"dice-mode": "table"}
+        ),
+    )
     assert "Whetted Hook" in text(client.get(url))
-    client.post(url, data=form("ArtefactGiven", version(svc), warband="crow", fighter="crow-2",
-                               artefact="Whetted Hook"))
+    client.post(
+        url,
+        data=form(
+            "ArtefactGiven", version(svc), warband="crow", fighter="crow-2", artefact="Whetted Hook"
+        ),
+    )
     client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="5"))
     crow = svc.state("c").state["warbands"]["crow"]
     assert crow["aftermath"] is None and crow["map_position"] == 1
@@ -174,29 +280,52 @@ def test_the_table_roll_button_with_no_dice_typed_asks_for_them(client, two, svc
     url = "/c/c/wizard?warband=crow"
     client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="1"))
     before = version(svc)
-    page = client.post(url, data=form("InjuryRolled", before, warband="crow",
-                                      fighter="crow-1", dice="", **{"dice-mode": "table"},
-                                      form_id="InjuryRolled-crow-1"))
+    page = client.post(
+        url,
+        data=form(
+            "InjuryRolled",
+            before,
+            warband="crow",
+            fighter="crow-1",
+            dice="",
+            **{"dice-mode": "table"},
+            form_id="InjuryRolled-crow-1",
+        ),
+    )
     assert page.status_code == 422 and "type the dice the table rolled" in text(page)
-    assert re.search(r'name="dice"[^>]*>\s*</label>\s*<span class="field-error"',
-                     page.get_data(as_text=True))
+    assert re.search(
+        r'name="dice"[^>]*>\s*</label>\s*<span class="field-error"', page.get_data(as_text=True)
+    )
     assert version(svc) == before
-    page = client.post(url, data=form("InjuryRolled", before, warband="crow",
-                                      fighter="crow-1", dice="7 1", **{"dice-mode": "table"}))
+    page = client.post(
+        url,
+        data=form(
+            "InjuryRolled",
+            before,
+            warband="crow",
+            fighter="crow-1",
+            dice="7 1",
+            **{"dice-mode": "table"},
+        ),
+    )
     assert "a die of a 2D6 roll shows 1 to 6, not 7" in text(page)
 
 
 def test_a_step_out_of_order_is_refused_with_the_step_that_comes_first(client, two, svc):
     client.post("/c/c/battle-new", data=battle_form(svc))
-    page = client.post("/c/c/wizard?warband=crow", data=form(
-        "SearchRolled", version(svc), warband="crow", **{"dice-mode": "server"}))
+    page = client.post(
+        "/c/c/wizard?warband=crow",
+        data=form("SearchRolled", version(svc), warband="crow", **{"dice-mode": "server"}),
+    )
     assert "step 2 (injury rolls) comes first" in text(page)
 
 
 def test_a_warband_can_leave_the_wizard_and_come_back_to_its_step(client, two, svc):
     client.post("/c/c/battle-new", data=battle_form(svc))
-    client.post("/c/c/wizard?warband=crow", data=form("AftermathStepCompleted", version(svc),
-                                                      warband="crow", step="1"))
+    client.post(
+        "/c/c/wizard?warband=crow",
+        data=form("AftermathStepCompleted", version(svc), warband="crow", step="1"),
+    )
     client.get("/c/c/")
     body = text(client.get("/c/c/wizard?warband=crow"))
     assert "Crowmarch is at step 2: injury rolls" in body
@@ -208,8 +337,7 @@ def test_battle_reports_list_and_filter_by_warband(client, sample):
     assert "b1" in text(client.get(f"/c/{sample}/battles?warband=crowmarch"))
 
 
-def test_a_battle_report_has_glory_rolls_rewards_and_the_rosters_before_and_after(client,
-                                                                                   sample):
+def test_a_battle_report_has_glory_rolls_rewards_and_the_rosters_before_and_after(client, sample):
     body = text(client.get(f"/c/{sample}/battle?battle=b2"))
     assert "Ironjaws against Crowmarch: Crowmarch won" in body
     assert "won the battle" in body and "Injury, Tulla Sootfist: 5 + 1" in body
@@ -267,17 +395,32 @@ def test_the_audit_log_shows_each_event_with_who_when_how_and_its_hash(client, s
 
 
 def test_the_organiser_voids_an_event_from_the_audit_log(client, two, svc):
-    svc.append("c", [{"type": "WarbandFounded", "data": {
-        "warband": "dup", "name": "Dup", "player": "P", "faction": "F"}}], version(svc))
-    page = client.post("/c/c/audit", data={"version": str(version(svc)), "reason": "twice",
-                                           "expected_version": str(version(svc))})
+    svc.append(
+        "c",
+        [
+            {
+                "type": "WarbandFounded",
+                "data": {"warband": "dup", "name": "Dup", "player": "P", "faction": "F"},
+            }
+        ],
+        version(svc),
+    )
+    page = client.post(
+        "/c/c/audit",
+        data={
+            "version": str(version(svc)),
+            "reason": "twice",
+            "expected_version": str(version(svc)),
+        },
+    )
     assert page.status_code == 302
     assert "dup" not in svc.state("c").state["warbands"]
 
 
 def test_a_void_that_others_depend_on_is_refused_with_the_reason(client, two, svc):
-    page = client.post("/c/c/audit", data={"version": "2", "reason": "oops",
-                                           "expected_version": str(version(svc))})
+    page = client.post(
+        "/c/c/audit", data={"version": "2", "reason": "oops", "expected_version": str(version(svc))}
+    )
     assert page.status_code == 422 and "cannot be voided" in text(page)
 
 
@@ -296,13 +439,22 @@ def test_the_dice_page_compares_every_roll_with_fair_dice(client, sample):
     assert "alice" in body and "bruno" in body
 
 
-def test_a_stale_form_gets_the_campaign_changed_and_nothing_is_lost_or_doubled(client, two,
-                                                                               svc):
+def test_a_stale_form_gets_the_campaign_changed_and_nothing_is_lost_or_doubled(client, two, svc):
     stale = version(svc)
-    svc.append("c", [{"type": "WarbandFounded", "data": {
-        "warband": "gulls", "name": "Gulls", "player": "P", "faction": "F"}}], stale)
-    page = client.post("/c/c/", data=form("WarbandFounded", stale, warband="owls",
-                                          name="Owls", player="Q", faction="F"))
+    svc.append(
+        "c",
+        [
+            {
+                "type": "WarbandFounded",
+                "data": {"warband": "gulls", "name": "Gulls", "player": "P", "faction": "F"},
+            }
+        ],
+        stale,
+    )
+    page = client.post(
+        "/c/c/",
+        data=form("WarbandFounded", stale, warband="owls", name="Owls", player="Q", faction="F"),
+    )
     assert page.status_code == 409
     assert "the campaign changed since you loaded this page" in text(page)
     assert "Gulls" in text(page)  # the page is reloaded with the other browser's change
@@ -311,8 +463,15 @@ def test_a_stale_form_gets_the_campaign_changed_and_nothing_is_lost_or_doubled(c
 
 
 def test_a_form_sent_twice_records_once(client, two, svc):
-    data = form("WarbandFounded", version(svc), warband="owls", name="Owls", player="Q",
-                faction="F", idem="same-key")
+    data = form(
+        "WarbandFounded",
+        version(svc),
+        warband="owls",
+        name="Owls",
+        player="Q",
+        faction="F",
+        idem="same-key",
+    )
     client.post("/c/c/", data=data)
     client.post("/c/c/", data=data)
     assert version(svc) == 12
@@ -320,10 +479,23 @@ def test_a_form_sent_twice_records_once(client, two, svc):
 
 def test_names_typed_by_users_are_escaped_everywhere(client, two, svc):
     evil = "<script>alert(1)</script>"
-    svc.append("c", [{"type": "WarbandFounded", "data": {
-        "warband": "evil", "name": evil, "player": evil, "faction": evil}}], version(svc))
-    for path in ("/c/c/", "/c/c/warband?warband=evil", "/c/c/roster?warband=evil",
-                 "/c/c/audit", "/c/c/battle-new?a=evil&b=iron"):
+    svc.append(
+        "c",
+        [
+            {
+                "type": "WarbandFounded",
+                "data": {"warband": "evil", "name": evil, "player": evil, "faction": evil},
+            }
+        ],
+        version(svc),
+    )
+    for path in (
+        "/c/c/",
+        "/c/c/warband?warband=evil",
+        "/c/c/roster?warband=evil",
+        "/c/c/audit",
+        "/c/c/battle-new?a=evil&b=iron",
+    ):
         html = client.get(path).get_data(as_text=True)
         assert evil not in html, path
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, path
@@ -334,8 +506,7 @@ def csrf_client(svc):
     app = create_app({"DATABASE": svc.store.path, "TESTING": True, "SECRET_KEY": "k"})
     client = app.test_client()
     token = csrf_token(client.get("/login").get_data(as_text=True))
-    page = client.post("/login", data={"name": "org", "password": PASSWORD,
-                                       "csrf_token": token})
+    page = client.post("/login", data={"name": "org", "password": PASSWORD, "csrf_token": token})
     assert page.status_code == 302
     return client
 
@@ -346,8 +517,10 @@ def csrf_token(html: str) -> str:
 
 def test_a_form_without_its_csrf_token_is_refused(two, svc):
     client = csrf_client(svc)
-    page = client.post("/c/c/", data=form("WarbandFounded", version(svc), warband="x",
-                                          name="X", player="P", faction="F"))
+    page = client.post(
+        "/c/c/",
+        data=form("WarbandFounded", version(svc), warband="x", name="X", player="P", faction="F"),
+    )
     assert page.status_code == 400 and "This form has expired" in text(page)
     assert version(svc) == 10 + 1
 
@@ -355,15 +528,23 @@ def test_a_form_without_its_csrf_token_is_refused(two, svc):
 def test_a_form_with_its_csrf_token_is_accepted(two, svc):
     client = csrf_client(svc)
     token = csrf_token(client.get("/c/c/").get_data(as_text=True))
-    page = client.post("/c/c/", data={**form("WarbandFounded", version(svc), warband="x",
-                                             name="X", player="P", faction="F"),
-                                      "csrf_token": token})
+    page = client.post(
+        "/c/c/",
+        data={
+            **form("WarbandFounded", version(svc), warband="x", name="X", player="P", faction="F"),
+            "csrf_token": token,
+        },
+    )
     assert page.status_code == 302 and "x" in svc.state("c").state["warbands"]
 
 
-@pytest.mark.parametrize("path", ["/", "/c/c/", "/c/c/battles", "/c/c/audit", "/c/c/dice",
-                                  "/c/c/battle-new"])
+@pytest.mark.parametrize(
+    "path", ["/", "/c/c/", "/c/c/battles", "/c/c/audit", "/c/c/dice", "/c/c/battle-new"]
+)
 def test_pages_answer_without_javascript_or_errors(client, two, path):
     page = client.get(path)
-    assert page.status_code == 200 and "<form" in page.get_data(as_text=True) or path in (
-        "/c/c/battles", "/c/c/audit", "/c/c/dice")
+    assert (
+        page.status_code == 200
+        and "<form" in page.get_data(as_text=True)
+        or path in ("/c/c/battles", "/c/c/audit", "/c/c/dice")
+    )

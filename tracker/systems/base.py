@@ -88,8 +88,9 @@ class GameSystem:
         """One line of words for an event; `state` is the state just after it."""
         return event.type
 
-    def visible_event_data(self, state: dict, event_type: str, data: dict, version: int,
-                           viewer: str | None) -> dict:
+    def visible_event_data(
+        self, state: dict, event_type: str, data: dict, version: int, viewer: str | None
+    ) -> dict:
         """An event's data as `viewer` (a side, or None for any reader) may read it now.
 
         `state` is the latest state. A game with hidden cards hides them here while they are

@@ -28,8 +28,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(config.ROOT / "templates"),
         static_folder=str(Path(__file__).parent / "static"),
     )
-    app.config.from_mapping(DATABASE=config.db_path(), ROLLER=None, SESSION_HOURS=12,
-                            SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
+    app.config.from_mapping(
+        DATABASE=config.db_path(),
+        ROLLER=None,
+        SESSION_HOURS=12,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
     if test_config:
         app.config.from_mapping(test_config)
     app.permanent_session_lifetime = timedelta(hours=app.config["SESSION_HOURS"])
@@ -63,20 +68,29 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error):
-        return render_template("error.html", title="This form has expired",
-                               message="The form was too old or did not come from this site "
-                                       "(" + error.description + "). Reload the page and send "
-                                       "it again."), 400
+        return render_template(
+            "error.html",
+            title="This form has expired",
+            message="The form was too old or did not come from this site "
+            "(" + error.description + "). Reload the page and send "
+            "it again.",
+        ), 400
 
     @app.errorhandler(Exception)
     def unexpected(error):
         app.logger.exception("unexpected error")
         if request.path.startswith("/api/"):
-            return {"code": 500, "status": "Internal Server Error",
-                    "message": "the tracker hit an unexpected error; nothing was written"}, 500
-        return render_template("error.html", title="Something went wrong",
-                               message="The tracker hit an unexpected error; nothing was "
-                                       "written. The details are in the server's log."), 500
+            return {
+                "code": 500,
+                "status": "Internal Server Error",
+                "message": "the tracker hit an unexpected error; nothing was written",
+            }, 500
+        return render_template(
+            "error.html",
+            title="Something went wrong",
+            message="The tracker hit an unexpected error; nothing was "
+            "written. The details are in the server's log.",
+        ), 500
 
     @app.template_filter("short")
     def short_hash(value: str) -> str:

@@ -9,13 +9,13 @@ where they apply.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 
 from flask import Response, render_template, request, url_for
 from flask_smorest import Api, Blueprint, abort
 from marshmallow import INCLUDE, Schema, fields, validate
-from werkzeug.exceptions import HTTPException
 
 from tracker import systems
 from tracker.dice import Dice, Drawn
@@ -44,8 +44,9 @@ class SystemSchema(Schema):
     name = fields.Str(required=True)
     title = fields.Str(required=True)
     settings = fields.Dict(required=True, metadata={"description": "JSON schema of the settings"})
-    events = fields.Dict(required=True,
-                         metadata={"description": "event type -> JSON schema of its data"})
+    events = fields.Dict(
+        required=True, metadata={"description": "event type -> JSON schema of its data"}
+    )
     content_packs = fields.Dict(required=True)
 
 
@@ -60,8 +61,10 @@ class CampaignSchema(Schema):
 
 
 class CampaignCreateSchema(Schema):
-    campaign = fields.Str(validate=validate.Regexp(CAMPAIGN_ID), metadata={
-        "description": "the campaign's id (lower-case letters, digits, dashes)"})
+    campaign = fields.Str(
+        validate=validate.Regexp(CAMPAIGN_ID),
+        metadata={"description": "the campaign's id (lower-case letters, digits, dashes)"},
+    )
     system = fields.Str(required=True)
     name = fields.Str(required=True, validate=validate.Length(min=1, max=120))
     settings = fields.Dict(load_default=dict)
@@ -78,10 +81,14 @@ class EventInSchema(Schema):
 
 
 class AppendSchema(Schema):
-    expected_version = fields.Integer(**STRICT, validate=validate.Range(min=0), metadata={
-        "description": "the version the caller last saw (or send it as If-Match)"})
-    events = fields.List(fields.Nested(EventInSchema), required=True,
-                         validate=validate.Length(min=1, max=500))
+    expected_version = fields.Integer(
+        **STRICT,
+        validate=validate.Range(min=0),
+        metadata={"description": "the version the caller last saw (or send it as If-Match)"},
+    )
+    events = fields.List(
+        fields.Nested(EventInSchema), required=True, validate=validate.Length(min=1, max=500)
+    )
 
 
 class AppendResultSchema(Schema):
@@ -89,8 +96,12 @@ class AppendResultSchema(Schema):
     first_version = fields.Integer(**STRICT, required=True)
     last_version = fields.Integer(**STRICT, required=True)
     head = fields.Str(required=True)
-    replayed = fields.Bool(required=True, metadata={
-        "description": "true when an Idempotency-Key retry returned the first append's result"})
+    replayed = fields.Bool(
+        required=True,
+        metadata={
+            "description": "true when an Idempotency-Key retry returned the first append's result"
+        },
+    )
 
 
 class EventOutSchema(Schema):
@@ -172,8 +183,9 @@ class TrackerApi(Api):
 
     def handle_http_exception(self, error):
         if not request.path.startswith("/api/"):
-            return render_template("error.html", title=error.name,
-                                   message=error.description), error.code
+            return render_template(
+                "error.html", title=error.name, message=error.description
+            ), error.code
         payload, code, headers = super().handle_http_exception(error)
         if error.code == 400 and "errors" in payload:
             payload["message"] = "the request is malformed: see errors, field by field"
@@ -189,12 +201,20 @@ class TrackerApi(Api):
 
 
 api = TrackerApi()
-blp = Blueprint("api", __name__, url_prefix="/api",
-                description="Campaigns, their events, their state; accounts' tokens.")
-ERRORS = {400: "malformed input: the fields that are wrong",
-          401: "no valid token was given", 403: "the token's account may not do this",
-          404: "no such campaign that you may see", 409: "the campaign moved on",
-          422: "an event breaks a rule of the game"}
+blp = Blueprint(
+    "api",
+    __name__,
+    url_prefix="/api",
+    description="Campaigns, their events, their state; accounts' tokens.",
+)
+ERRORS = {
+    400: "malformed input: the fields that are wrong",
+    401: "no valid token was given",
+    403: "the token's account may not do this",
+    404: "no such campaign that you may see",
+    409: "the campaign moved on",
+    422: "an event breaks a rule of the game",
+}
 
 
 def errors(*codes):
@@ -202,19 +222,24 @@ def errors(*codes):
         for code in codes:
             view = blp.alt_response(code, schema=ErrorSchema, description=ERRORS[code])(view)
         return view
+
     return decorate
 
 
 def init_app(app):
     app.config.update(
-        API_TITLE="Tracker API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
-        OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
+        API_TITLE="Tracker API",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api",
+        OPENAPI_JSON_PATH="openapi.json",
     )
     api.init_app(app, spec_kwargs={"info": {"description": __doc__}})
     api.register_field(Dice, "array", None)
     api.register_field(Drawn, None, None)
     api.spec.components.security_scheme(
-        "token", {"type": "http", "scheme": "bearer", "description": "a personal access token"})
+        "token", {"type": "http", "scheme": "bearer", "description": "a personal access token"}
+    )
     api.register_blueprint(blp)
     from tracker.web import csrf
 
@@ -238,16 +263,23 @@ def tracker_error(error):
     elif isinstance(error, NotFound):
         code = 404
     elif isinstance(error, Conflict):
-        body = {"code": 409, "status": "Conflict", "message": error.message,
-                "current_version": error.actual}
+        body = {
+            "code": 409,
+            "status": "Conflict",
+            "message": error.message,
+            "current_version": error.actual,
+        }
         return body, 409
     elif isinstance(error, InvalidEvent):
-        return {"code": 400, "status": "Bad Request", "message": error.message,
-                "errors": error.errors}, 400
+        return {
+            "code": 400,
+            "status": "Bad Request",
+            "message": error.message,
+            "errors": error.errors,
+        }, 400
     else:
         code = 422
-    names = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-             422: "Unprocessable Entity"}
+    names = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 422: "Unprocessable Entity"}
     headers = {"WWW-Authenticate": "Bearer"} if code == 401 else {}
     return {"code": code, "status": names[code], "message": error.message}, code, headers
 
@@ -258,10 +290,19 @@ def batch_error(error):
     if isinstance(inner, (Forbidden, Unauthenticated)):
         return tracker_error(inner)
     if isinstance(inner, InvalidEvent):
-        return {"code": 400, "status": "Bad Request", "message": error.message,
-                "errors": inner.errors, "event": error.index}, 400
-    return {"code": 422, "status": "Unprocessable Entity", "message": error.message,
-            "event": error.index}, 422
+        return {
+            "code": 400,
+            "status": "Bad Request",
+            "message": error.message,
+            "errors": inner.errors,
+            "event": error.index,
+        }, 400
+    return {
+        "code": 422,
+        "status": "Unprocessable Entity",
+        "message": error.message,
+        "event": error.index,
+    }, 422
 
 
 # -- systems and campaigns -----------------------------------------------------------------
@@ -274,13 +315,18 @@ def list_systems():
     converter = _converter()
     out = []
     for name, system in systems.registry().items():
-        out.append({
-            "name": name, "title": system.title,
-            "settings": converter.schema2jsonschema(system.settings_schema()),
-            "events": {etype: converter.schema2jsonschema(cls())
-                       for etype, cls in system.events.items()},
-            "content_packs": system.content_packs(),
-        })
+        out.append(
+            {
+                "name": name,
+                "title": system.title,
+                "settings": converter.schema2jsonschema(system.settings_schema()),
+                "events": {
+                    etype: converter.schema2jsonschema(cls())
+                    for etype, cls in system.events.items()
+                },
+                "content_packs": system.content_packs(),
+            }
+        )
     return out
 
 
@@ -299,9 +345,15 @@ def _converter():
 
 def _campaign_json(row) -> dict:
     member = accounts().membership(row.id, current_user())
-    return {"id": row.id, "system": row.system, "name": row.name, "version": row.version,
-            "head": row.head, "public": accounts().is_public(row.id),
-            "role": member.role if member else None}
+    return {
+        "id": row.id,
+        "system": row.system,
+        "name": row.name,
+        "version": row.version,
+        "head": row.head,
+        "public": accounts().is_public(row.id),
+        "role": member.role if member else None,
+    }
 
 
 @blp.route("/campaigns")
@@ -322,9 +374,15 @@ def create_campaign(body):
     from tracker.service import slug
 
     campaign = body.get("campaign") or slug(body["name"])
-    result = service().start(campaign, body["system"], body["name"], body["settings"],
-                             actor=user.name, source="api",
-                             idempotency_key=request.headers.get("Idempotency-Key"))
+    result = service().start(
+        campaign,
+        body["system"],
+        body["name"],
+        body["settings"],
+        actor=user.name,
+        source="api",
+        idempotency_key=request.headers.get("Idempotency-Key"),
+    )
     accounts().add_member(campaign, user, "organiser")
     if body["public"]:
         accounts().set_public(campaign, True)
@@ -374,10 +432,11 @@ def list_events(query, campaign):
         raise NotFound(f"there is no campaign {campaign!r}")
     upto = query["after"] + query["limit"]
     shown = reader_view(campaign)
-    events = [{**e.to_json(), "data": shown(e)}
-              for e in store.read(campaign, after=query["after"], upto=upto)]
-    return {"events": events, "version": version,
-            "next_after": upto if upto < version else None}
+    events = [
+        {**e.to_json(), "data": shown(e)}
+        for e in store.read(campaign, after=query["after"], upto=upto)
+    ]
+    return {"events": events, "version": version, "next_after": upto if upto < version else None}
 
 
 def _if_match() -> int | None:
@@ -386,8 +445,11 @@ def _if_match() -> int | None:
         return None
     match = re.fullmatch(r'\s*(?:W/)?"?(\d+)"?\s*', header)
     if not match:
-        _fail(400, "If-Match holds the campaign version you last saw, such as \"12\"",
-              errors={"If-Match": ["not a version"]})
+        _fail(
+            400,
+            'If-Match holds the campaign version you last saw, such as "12"',
+            errors={"If-Match": ["not a version"]},
+        )
     return int(match.group(1))
 
 
@@ -404,21 +466,42 @@ def append_events(body, campaign):
     if expected is None:
         expected = header
     elif header is not None and header != expected:
-        _fail(400, "the body and If-Match name different versions",
-              errors={"expected_version": ["differs from If-Match"]})
+        _fail(
+            400,
+            "the body and If-Match name different versions",
+            errors={"expected_version": ["differs from If-Match"]},
+        )
     if expected is None:
-        _fail(400, "say which version of the campaign you last saw: expected_version in the "
-                   "body, or an If-Match header", errors={"expected_version": ["required"]})
+        _fail(
+            400,
+            "say which version of the campaign you last saw: expected_version in the "
+            "body, or an If-Match header",
+            errors={"expected_version": ["required"]},
+        )
     key = request.headers.get("Idempotency-Key") or None
     if key is not None and len(key) > 200:
-        _fail(400, "an Idempotency-Key is at most 200 characters",
-              errors={"Idempotency-Key": ["too long"]})
-    result = service().append(campaign, body["events"], expected, actor=actor(), source="api",
-                              idempotency_key=key, guard=guard)
+        _fail(
+            400,
+            "an Idempotency-Key is at most 200 characters",
+            errors={"Idempotency-Key": ["too long"]},
+        )
+    result = service().append(
+        campaign,
+        body["events"],
+        expected,
+        actor=actor(),
+        source="api",
+        idempotency_key=key,
+        guard=guard,
+    )
     guard.settle(campaign)
-    return {"campaign": result.campaign, "first_version": result.first_version,
-            "last_version": result.last_version, "head": result.head,
-            "replayed": result.replayed}
+    return {
+        "campaign": result.campaign,
+        "first_version": result.first_version,
+        "last_version": result.last_version,
+        "head": result.head,
+        "replayed": result.replayed,
+    }
 
 
 @blp.route("/campaigns/<campaign>/state")
@@ -440,22 +523,33 @@ def verify(campaign):
     policy().require_read(campaign)
     broken = service().verify(campaign)
     version, head = service().store.head(campaign)
-    return {"ok": broken is None, "version": version, "head": head,
-            "broken": None if broken is None else {
-                "version": broken.version, "type": broken.type, "reason": broken.reason}}
+    return {
+        "ok": broken is None,
+        "version": version,
+        "head": head,
+        "broken": None
+        if broken is None
+        else {"version": broken.version, "type": broken.type, "reason": broken.reason},
+    }
 
 
 @blp.route("/campaigns/<campaign>/export")
-@blp.response(200, {"type": "string"}, content_type="application/x-ndjson",
-              description="JSON Lines, one event a line")
+@blp.response(
+    200,
+    {"type": "string"},
+    content_type="application/x-ndjson",
+    description="JSON Lines, one event a line",
+)
 @errors(403, 404)
 def export(campaign):
     """The campaign as JSON Lines, which `manage.py import` reads back to the same hashes."""
     policy().require_read(campaign)
     shown = reader_view(campaign)
     if any(shown(e) is not e.data for e in service().store.read(campaign)):
-        raise Forbidden("while a game is under way its log holds hidden cards: only the "
-                        "organiser may export it until the game is over")
+        raise Forbidden(
+            "while a game is under way its log holds hidden cards: only the "
+            "organiser may export it until the game is over"
+        )
     lines = list(service().export(campaign))
     return Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson")
 
@@ -474,8 +568,11 @@ def invite(body, campaign):
     if side is not None:
         view = service().state(campaign)
         if side not in view.system.sides(view.state):
-            _fail(400, f"there is no side {side!r} in this campaign",
-                  errors={"side": ["unknown side"]})
+            _fail(
+                400,
+                f"there is no side {side!r} in this campaign",
+                errors={"side": ["unknown side"]},
+            )
     code = accounts().invite(campaign, current_user(), side)
     return {"code": code, "link": url_for("auth.join", code=code, _external=True), "side": side}
 
@@ -496,17 +593,19 @@ def accept_invitation(code):
 def me():
     """The account behind the token, and its campaigns."""
     user = policy().require_user("see your account")
-    rows = accounts().conn.execute(
-        "SELECT campaign, role, side FROM members WHERE user_id = ? ORDER BY campaign",
-        (user.id,)).fetchall()
-    return {"name": user.name, "campaigns": [
-        {"campaign": c, "role": r, "side": s} for c, r, s in rows]}
+    rows = (
+        accounts()
+        .conn.execute(
+            "SELECT campaign, role, side FROM members WHERE user_id = ? ORDER BY campaign",
+            (user.id,),
+        )
+        .fetchall()
+    )
+    return {
+        "name": user.name,
+        "campaigns": [{"campaign": c, "role": r, "side": s} for c, r, s in rows],
+    }
 
 
 def _json(value) -> str:
-    import json
-
     return json.dumps(value, ensure_ascii=False)
-
-
-__all__ = ["init_app", "api", "HTTPException"]

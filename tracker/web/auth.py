@@ -41,8 +41,9 @@ def signup():
     error = None
     if request.method == "POST":
         try:
-            user = accounts().sign_up(request.form.get("name", "").strip(),
-                                      request.form.get("password", ""))
+            user = accounts().sign_up(
+                request.form.get("name", "").strip(), request.form.get("password", "")
+            )
         except AccountError as failure:
             error = failure.message
         else:
@@ -57,9 +58,11 @@ def login():
     error, status = None, 200
     if request.method == "POST":
         try:
-            user = accounts().log_in(request.form.get("name", "").strip(),
-                                     request.form.get("password", ""),
-                                     request.remote_addr or "?")
+            user = accounts().log_in(
+                request.form.get("name", "").strip(),
+                request.form.get("password", ""),
+                request.remote_addr or "?",
+            )
         except TooManyAttempts as failure:
             error, status = failure.message, 429
         except AccountError as failure:

@@ -53,8 +53,9 @@ def _field(field, form, key: str):
             return MISSING
         return form_data(field.schema, form, f"{key}-")
     if isinstance(field, fields.List) and isinstance(field.inner, fields.Nested):
-        indices = sorted({int(m.group(1)) for k in form
-                          if (m := re.match(rf"^{re.escape(key)}-(\d+)-", k))})
+        indices = sorted(
+            {int(m.group(1)) for k in form if (m := re.match(rf"^{re.escape(key)}-(\d+)-", k))}
+        )
         rows = [form_data(field.inner.schema, form, f"{key}-{i}-") for i in indices]
         rows = [row for row in rows if not _blank(row)]
         return rows if rows or present else MISSING
@@ -107,8 +108,10 @@ def _dict(field, form, key: str) -> dict:
 
 
 def _blank(row) -> bool:
-    return all(value in (None, "", [], {}) or (isinstance(value, dict) and _blank(value))
-               for value in row.values())
+    return all(
+        value in (None, "", [], {}) or (isinstance(value, dict) and _blank(value))
+        for value in row.values()
+    )
 
 
 def _convert(field, text: str):

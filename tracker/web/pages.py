@@ -90,8 +90,9 @@ def visible_campaigns():
 
 @bp.get("/")
 def campaigns():
-    return render_template("campaigns.html", campaigns=visible_campaigns(),
-                           systems=systems.registry())
+    return render_template(
+        "campaigns.html", campaigns=visible_campaigns(), systems=systems.registry()
+    )
 
 
 @bp.post("/campaigns")
@@ -105,8 +106,15 @@ def start_campaign():
     try:
         system = systems.get(system_name)
         settings = form_data(system.settings_schema(), form, "settings-")
-        service().start(campaign, system_name, name, settings, actor=actor(), source="form",
-                        idempotency_key=form.get("idem") or None)
+        service().start(
+            campaign,
+            system_name,
+            name,
+            settings,
+            actor=actor(),
+            source="form",
+            idempotency_key=form.get("idem") or None,
+        )
     except Conflict:
         errors = {"campaign": [f"there is already a campaign {campaign!r}: choose another id"]}
         message = errors["campaign"][0]
@@ -118,10 +126,15 @@ def start_campaign():
         accounts().add_member(campaign, user, "organiser")
         flash(f"The campaign {name!r} has begun: invite its players from its Members page.")
         return redirect(url_for("pages.dashboard", cid=campaign))
-    return render_template("campaigns.html", campaigns=visible_campaigns(),
-                           systems=systems.registry(), start_errors=errors,
-                           start_message=message, start_system=system_name,
-                           submitted=form), 422
+    return render_template(
+        "campaigns.html",
+        campaigns=visible_campaigns(),
+        systems=systems.registry(),
+        start_errors=errors,
+        start_message=message,
+        start_system=system_name,
+        submitted=form,
+    ), 422
 
 
 # -- a campaign's pages -------------------------------------------------------------------
@@ -131,6 +144,7 @@ def context(cid: str, at: int | None = None) -> dict:
     policy().require_read(cid)
     svc = service()
     view = svc.state(cid, at)
+
     def link(page: str, **args) -> str:
         """A link inside the campaign that keeps looking at the same moment."""
         if not view.is_latest:
@@ -141,6 +155,7 @@ def context(cid: str, at: int | None = None) -> dict:
 
     now_args = {k: v for k, v in request.args.items() if k != "at"}
     member = accounts().membership(cid, current_user())
+
     def may_see(side: str) -> bool:
         """Whether the reader may see what only `side`'s player sees (its hand)."""
         return member is not None and (member.role == "organiser" or member.side == side)
@@ -219,17 +234,28 @@ def record(cid: str, page: str):
         for name in drawn:
             data.pop(name, None)
     elif mode == "table" and any(name not in data for name in drawn):
-        missing = {name: ["type the dice the table rolled, or press Roll for me"]
-                   for name in drawn if name not in data}
+        missing = {
+            name: ["type the dice the table rolled, or press Roll for me"]
+            for name in drawn
+            if name not in data
+        }
         failure.update(fields=missing, message="no dice were typed in")
         return render_page(cid, page, 422, at=None, failure=failure, submitted=form)
     try:
-        result = svc.append(cid, [{"type": type_, "data": data}], int(expected),
-                            actor=actor(), source="form",
-                            idempotency_key=form.get("idem") or None, guard=guard)
+        result = svc.append(
+            cid,
+            [{"type": type_, "data": data}],
+            int(expected),
+            actor=actor(),
+            source="form",
+            idempotency_key=form.get("idem") or None,
+            guard=guard,
+        )
     except Conflict:
-        failure["message"] = ("the campaign changed since you loaded this page: here it is "
-                              "as it stands now; check, then send the form again")
+        failure["message"] = (
+            "the campaign changed since you loaded this page: here it is "
+            "as it stands now; check, then send the form again"
+        )
         return render_page(cid, page, 409, at=None, failure=failure, submitted=form)
     except BatchError as error:
         if isinstance(error.error, Forbidden):
@@ -259,16 +285,28 @@ def members(cid):
         pol.require_organiser(cid, "invite players or change who may see the campaign")
         if request.form.get("action") == "public":
             accounts().set_public(cid, request.form.get("public") == "on")
-            flash("The campaign is now " + ("public: anyone may read it." if accounts().is_public(
-                cid) else "private to its members."))
+            flash(
+                "The campaign is now "
+                + (
+                    "public: anyone may read it."
+                    if accounts().is_public(cid)
+                    else "private to its members."
+                )
+            )
             return redirect(url_for("pages.members", cid=cid))
         side = request.form.get("side", "").strip() or None
         if side is not None and side not in ctx["system"].sides(ctx["state"]):
             abort(400, f"there is no side {side!r} in this campaign")
         invitation = accounts().invite(cid, current_user(), side)
-    return render_template("members.html", members=accounts().members(cid),
-                           public=accounts().is_public(cid), organiser=organiser,
-                           invitation=invitation, page="members", **ctx)
+    return render_template(
+        "members.html",
+        members=accounts().members(cid),
+        public=accounts().is_public(cid),
+        organiser=organiser,
+        invitation=invitation,
+        page="members",
+        **ctx,
+    )
 
 
 # -- audit log, voids and dice: every system alike ----------------------------------------
@@ -279,8 +317,14 @@ def audit(cid):
     svc = service()
     ctx = context(cid, at_arg())
     entries = list(svc.history(cid, ctx["view"].version))
-    return render_template("audit.html", entries=entries, voids=_voids(entries), page="audit",
-                           shown=reader_view(cid), **ctx)
+    return render_template(
+        "audit.html",
+        entries=entries,
+        voids=_voids(entries),
+        page="audit",
+        shown=reader_view(cid),
+        **ctx,
+    )
 
 
 @bp.post("/c/<cid>/audit")
@@ -292,17 +336,26 @@ def void(cid):
     expected = form.get("expected_version", "")
     if not expected.isdigit():
         abort(400, "the form lacks the campaign version it was loaded at; reload the page")
-    data = {"version": int(target) if target.isdigit() else target,
-            "reason": form.get("reason", "").strip()}
+    data = {
+        "version": int(target) if target.isdigit() else target,
+        "reason": form.get("reason", "").strip(),
+    }
     failure = {"form": "void", "fields": {}, "message": ""}
     status = 422
     try:
-        service().append(cid, [{"type": "EventVoided", "data": data}], int(expected),
-                         actor=actor(), source="form", idempotency_key=form.get("idem") or None,
-                         guard=guard)
+        service().append(
+            cid,
+            [{"type": "EventVoided", "data": data}],
+            int(expected),
+            actor=actor(),
+            source="form",
+            idempotency_key=form.get("idem") or None,
+            guard=guard,
+        )
     except Conflict:
-        failure["message"] = ("the campaign changed since you loaded this page: here it is "
-                              "as it stands now")
+        failure["message"] = (
+            "the campaign changed since you loaded this page: here it is as it stands now"
+        )
         status = 409
     except BatchError as error:
         if isinstance(error.error, Forbidden):
@@ -315,9 +368,16 @@ def void(cid):
         return redirect(url_for("pages.audit", cid=cid))
     ctx = context(cid)
     entries = list(service().history(cid))
-    return render_template("audit.html", entries=entries, voids=_voids(entries), page="audit",
-                           failure=failure, submitted=form, shown=reader_view(cid),
-                           **ctx), status
+    return render_template(
+        "audit.html",
+        entries=entries,
+        voids=_voids(entries),
+        page="audit",
+        failure=failure,
+        submitted=form,
+        shown=reader_view(cid),
+        **ctx,
+    ), status
 
 
 def reader_view(cid: str):
@@ -334,15 +394,17 @@ def reader_view(cid: str):
     def shown(event):
         if event.type not in latest.system.events:
             return event.data
-        return latest.system.visible_event_data(latest.state, event.type, event.data,
-                                                event.version, side)
+        return latest.system.visible_event_data(
+            latest.state, event.type, event.data, event.version, side
+        )
 
     return shown
 
 
 def _voids(entries) -> dict[int, int]:
-    return {e.event.data["version"]: e.event.version for e in entries
-            if e.event.type == "EventVoided"}
+    return {
+        e.event.data["version"]: e.event.version for e in entries if e.event.type == "EventVoided"
+    }
 
 
 @bp.get("/c/<cid>/dice")
@@ -371,20 +433,32 @@ def dice(cid):
     for spec, counts in sorted(by_table.items()):
         expected = stats.expected(spec)
         tables.append(_histogram(spec, counts, expected))
-    players = [_histogram(player, counts, stats.expected("D6"), label="D6 faces")
-               for player, counts in sorted(by_player.items())]
-    return render_template("dice.html", tables=tables, players=players, rolls=rolls,
-                           page="dice", **ctx)
+    players = [
+        _histogram(player, counts, stats.expected("D6"), label="D6 faces")
+        for player, counts in sorted(by_player.items())
+    ]
+    return render_template(
+        "dice.html", tables=tables, players=players, rolls=rolls, page="dice", **ctx
+    )
 
 
 def _histogram(title, counts, expected, label=None):
     statistic, dof, p = stats.chi_square(counts, expected)
     total = sum(counts.values())
-    bars = [{"value": k, "observed": counts.get(k, 0), "expected": total * pr}
-            for k, pr in sorted(expected.items())]
-    return {"title": title, "label": label or title, "total": total, "bars": bars,
-            "chi2": statistic, "dof": dof, "p": p,
-            "top": max([b["observed"] for b in bars] + [b["expected"] for b in bars] + [1])}
+    bars = [
+        {"value": k, "observed": counts.get(k, 0), "expected": total * pr}
+        for k, pr in sorted(expected.items())
+    ]
+    return {
+        "title": title,
+        "label": label or title,
+        "total": total,
+        "bars": bars,
+        "chi2": statistic,
+        "dof": dof,
+        "p": p,
+        "top": max([b["observed"] for b in bars] + [b["expected"] for b in bars] + [1]),
+    }
 
 
 # -- printable pages as PDF -----------------------------------------------------------------
@@ -400,9 +474,12 @@ def pdf(cid, page):
     # The page carries its stylesheet inline: nothing is fetched while the PDF is made.
     document = HTML(string=html, url_fetcher=_no_fetching).write_pdf()
     name = f"{cid}-{page}-{request.args.get('warband', '')}".rstrip("-")
-    return current_app.response_class(document, status=status, mimetype="application/pdf",
-                                      headers={"Content-Disposition":
-                                               f'inline; filename="{name}.pdf"'})
+    return current_app.response_class(
+        document,
+        status=status,
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{name}.pdf"'},
+    )
 
 
 def _no_fetching(url, *args, **kwargs):

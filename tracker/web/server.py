@@ -34,12 +34,15 @@ class _Gunicorn(BaseApplication):
 
 
 def run(app, host: str, port: int, workers: int = 2) -> None:
-    _Gunicorn(app, {
-        "bind": f"{host}:{port}",
-        "workers": workers,
-        "worker_class": "gthread",
-        "threads": 4,
-        "accesslog": "-",
-        "logger_class": RedactingLogger,
-        "timeout": 60,
-    }).run()
+    _Gunicorn(
+        app,
+        {
+            "bind": f"{host}:{port}",
+            "workers": workers,
+            "worker_class": "gthread",
+            "threads": 4,
+            "accesslog": "-",
+            "logger_class": RedactingLogger,
+            "timeout": 60,
+        },
+    ).run()

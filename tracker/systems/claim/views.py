@@ -71,8 +71,9 @@ def _hide_blind(trick: dict) -> dict:
     return {**trick, "moves": moves}
 
 
-def visible_event_data(state: dict, event_type: str, data: dict, version: int,
-                       viewer: str | None) -> dict:
+def visible_event_data(
+    state: dict, event_type: str, data: dict, version: int, viewer: str | None
+) -> dict:
     """A deal, read while its game is under way, shows the reader its own hand and the
     sizes of the rest: the other hand and the stock's order stay hidden."""
     if event_type != "GameDealt" or not isinstance(data.get("deal"), dict):
@@ -81,7 +82,8 @@ def visible_event_data(state: dict, event_type: str, data: dict, version: int,
     if game is None or game["over"] or game["number"] != data.get("game"):
         return data
     hands = data["deal"].get("hands", {})
-    shown = {p: (cards if p == viewer else f"{len(cards)} cards, hidden")
-             for p, cards in hands.items()}
+    shown = {
+        p: (cards if p == viewer else f"{len(cards)} cards, hidden") for p, cards in hands.items()
+    }
     stock = data["deal"].get("stock", [])
     return {**data, "deal": {"hands": shown, "stock": f"{len(stock)} cards, hidden"}}

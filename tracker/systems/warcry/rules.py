@@ -581,8 +581,10 @@ class Warcry(GameSystem):
                 f"{wb['name']} still owes {'; '.join(owed)}"
             )
         if step == 7:  # the reward of the map point is declined
-            self._report(state, wb)["reward"] = {"kind": wb["aftermath"]["reward"],
-                                                 "declined": True}
+            self._report(state, wb)["reward"] = {
+                "kind": wb["aftermath"]["reward"],
+                "declined": True,
+            }
             wb["aftermath"] = None
             return
         self._leave_step(state, wb, version)
