@@ -10,14 +10,25 @@ from datetime import UTC, datetime
 GENESIS = "0" * 64
 
 
+# One encoder, built once: json.dumps with these options would build a new one per call.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(value) -> str:
     """The one JSON text of a value: sorted keys, no spaces, UTF-8 kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
+
+
+def _text(value: str, ascii_only: bool = False) -> str:
+    """A string as JSON: quoted as it is when nothing in it needs escaping (ids, types, times)."""
+    if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+        return f'"{value}"'
+    return json.dumps(value, ensure_ascii=ascii_only)
 
 
 def utcnow() -> str:
     """The current UTC time as an ISO 8601 text ending in Z."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def chain_hash(
@@ -37,12 +48,12 @@ def chain_hash(
     text = (
         '{"campaign":%s,"data":%s,"meta":%s,"previous":"%s","recorded_at":%s,"type":%s,"version":%d}'
         % (
-            json.dumps(campaign, ensure_ascii=False),
+            _text(campaign),
             data_json,
             meta_json,
             previous,
-            json.dumps(recorded_at),
-            json.dumps(type_, ensure_ascii=False),
+            _text(recorded_at, ascii_only=True),
+            _text(type_),
             version,
         )
     )

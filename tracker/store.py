@@ -189,7 +189,10 @@ class Store:
                 head, campaign, version, event.type, data_json, meta_json, recorded_at
             )
             rows.append((campaign, version, event.type, data_json, meta_json, recorded_at, head))
-        self.conn.executemany(_INSERT, rows)
+        if len(rows) == 1:
+            self.conn.execute(_INSERT, rows[0])
+        else:
+            self.conn.executemany(_INSERT, rows)
         return AppendResult(campaign, first, version, head)
 
     def _head(self, campaign: str) -> tuple[int, str]:
