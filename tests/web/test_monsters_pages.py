@@ -481,7 +481,7 @@ def test_an_attack_with_the_tables_dice_is_recorded_with_every_round(client, svc
             attacker="bob-bear",
             defender="alice-cat",
             rounds="1 / 6 3; 4 / 5",
-            roll="table",
+            **{"dice-mode": "table"},
             form_id="attack-alice-cat",
         ),
     )
@@ -506,7 +506,7 @@ def test_an_attack_rolled_by_the_server_rolls_until_no_tie(client, svc):
             attacker="bob-bear",
             defender="alice-cat",
             rounds="",
-            roll="server",
+            **{"dice-mode": "server"},
             form_id="attack-alice-cat",
         ),
     )
@@ -526,7 +526,7 @@ def test_an_attack_ending_on_a_tie_is_refused_with_the_rule(client, svc):
             attacker="bob-bear",
             defender="alice-cat",
             rounds="1 / 6",
-            roll="table",
+            **{"dice-mode": "table"},
             form_id="attack-alice-cat",
         ),
     )
@@ -548,7 +548,7 @@ def test_attack_dice_typed_wrong_show_the_error_beside_the_dice(client, svc):
             attacker="bob-bear",
             defender="alice-cat",
             rounds="4 5",
-            roll="table",
+            **{"dice-mode": "table"},
             form_id="attack-alice-cat",
         ),
     )
@@ -563,7 +563,7 @@ def test_attack_dice_typed_wrong_show_the_error_beside_the_dice(client, svc):
             attacker="bob-bear",
             defender="alice-cat",
             rounds="",
-            roll="table",
+            **{"dice-mode": "table"},
             form_id="attack-alice-cat",
         ),
     )

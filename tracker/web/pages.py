@@ -229,7 +229,7 @@ def record(cid: str, page: str):
     drawn = system.drawn_fields(type_) if type_ in system.events else {}
     failure = {"form": form_id, "fields": {}, "message": ""}
     # The dice buttons: "Roll for me" (the server rolls, whatever was typed) or the table's.
-    mode = form.get("dice-mode") or (form.get("roll") if "roll" not in drawn else None)
+    mode = form.get("dice-mode")
     if mode == "server":
         for name in drawn:
             data.pop(name, None)
