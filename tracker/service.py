@@ -289,11 +289,13 @@ class Service:
                 return broken
         return None
 
-    def export(self, campaign: str) -> Iterator[str]:
-        """The campaign as JSON Lines, one event a line."""
+    def export(self, campaign: str, guard: Callable | None = None) -> Iterator[str]:
+        """The campaign as JSON Lines, one event a line; `guard(event)` may refuse an event."""
         if not self.store.exists(campaign):
             raise NotFound(f"there is no campaign {campaign!r}")
         for event in self.store.read(campaign):
+            if guard:
+                guard(event)
             yield json.dumps(event.to_json(), ensure_ascii=False, sort_keys=True)
 
     # -- writing ---------------------------------------------------------------------------
@@ -325,7 +327,7 @@ class Service:
         meta = _meta(actor, source, idempotency_key)
         if self.store.exists(campaign):
             if idempotency_key:
-                earlier = self.store._idempotent(campaign, idempotency_key)
+                earlier = self.store.idempotent(campaign, idempotency_key)
                 if earlier:
                     return earlier
             raise Conflict(campaign, 0, self.store.version(campaign))
@@ -352,7 +354,7 @@ class Service:
         (wrapping a `RuleViolation` or `InvalidEvent`) naming the event that failed.
         """
         if idempotency_key:
-            earlier = self.store._idempotent(campaign, idempotency_key)
+            earlier = self.store.idempotent(campaign, idempotency_key)
             if earlier is not None:
                 return earlier
         view = self.state(campaign, private=True)

@@ -143,7 +143,7 @@ class Store:
         conn.execute("BEGIN IMMEDIATE")
         try:
             if key is not None:
-                earlier = self._idempotent(campaign, key)
+                earlier = self.idempotent(campaign, key)
                 if earlier is not None:
                     conn.execute("ROLLBACK")
                     return earlier
@@ -202,7 +202,7 @@ class Store:
         ).fetchone()
         return (row[0], row[1]) if row else (0, GENESIS)
 
-    def _idempotent(self, campaign: str, key: str) -> AppendResult | None:
+    def idempotent(self, campaign: str, key: str) -> AppendResult | None:
         row = self.conn.execute(
             "SELECT min(version), max(version) FROM events "
             "WHERE campaign = ? AND json_extract(meta, '$.idempotency_key') = ?",
@@ -280,31 +280,32 @@ class Store:
 
     def campaigns(self) -> list[CampaignRow]:
         """One row per campaign: its system and name (from its first event), version, head."""
+        return self._campaign_rows("", ())
+
+    def campaign(self, campaign: str) -> CampaignRow | None:
+        """The row of one campaign, or None."""
+        rows = self._campaign_rows("AND f.campaign = ?", (campaign,))
+        return rows[0] if rows else None
+
+    def _campaign_rows(self, where: str, args: tuple) -> list[CampaignRow]:
+        # The first event carries the campaign's content: SQLite reads the two fields it needs.
         rows = self.conn.execute(
-            """
-            SELECT f.campaign, f.data, f.recorded_at, h.version, h.hash
+            f"""
+            SELECT f.campaign, json_extract(f.data, '$.system'), json_extract(f.data, '$.name'),
+                   f.recorded_at, h.version, h.hash
             FROM events f
             JOIN (SELECT campaign, max(version) AS version FROM events GROUP BY campaign) m
                 ON m.campaign = f.campaign
             JOIN events h ON h.campaign = m.campaign AND h.version = m.version
-            WHERE f.version = 1
+            WHERE f.version = 1 {where}
             ORDER BY f.position
-            """
+            """,
+            args,
         ).fetchall()
-        result = []
-        for campaign, data, started, version, head in rows:
-            first = json.loads(data)
-            result.append(
-                CampaignRow(
-                    campaign,
-                    first.get("system", "?"),
-                    first.get("name", campaign),
-                    version,
-                    head,
-                    started,
-                )
-            )
-        return result
+        return [
+            CampaignRow(campaign, system or "?", name or campaign, version, head, started)
+            for campaign, system, name, started, version, head in rows
+        ]
 
     def count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM events").fetchone()[0]

@@ -21,9 +21,9 @@ from tracker import systems
 from tracker.dice import Dice, Drawn
 from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, TrackerError
 from tracker.permissions import Forbidden, Unauthenticated
-from tracker.service import CAMPAIGN_ID
+from tracker.service import CAMPAIGN_ID, slug
 from tracker.web import accounts, actor, current_user, policy, service
-from tracker.web.pages import reader_view
+from tracker.web.pages import reader_view, visible_campaigns
 
 STRICT = {"strict": True}
 
@@ -360,8 +360,7 @@ def _campaign_json(row) -> dict:
 @blp.response(200, CampaignSchema(many=True))
 def list_campaigns():
     """The campaigns the caller may see: its own and the public ones."""
-    allowed = accounts().campaigns_of(current_user()) | accounts().public_campaigns()
-    return [_campaign_json(row) for row in service().campaigns() if row.id in allowed]
+    return [_campaign_json(row) for row in visible_campaigns()]
 
 
 @blp.route("/campaigns", methods=["POST"])
@@ -371,8 +370,6 @@ def list_campaigns():
 def create_campaign(body):
     """Start a campaign; the caller becomes its organiser."""
     user = policy().require_user("start a campaign")
-    from tracker.service import slug
-
     campaign = body.get("campaign") or slug(body["name"])
     result = service().start(
         campaign,
@@ -391,10 +388,10 @@ def create_campaign(body):
 
 def _row(campaign: str):
     policy().require_read(campaign)
-    for row in service().campaigns():
-        if row.id == campaign:
-            return row
-    raise NotFound(f"there is no campaign {campaign!r} that you may see")
+    row = service().store.campaign(campaign)
+    if row is None:
+        raise NotFound(f"there is no campaign {campaign!r} that you may see")
+    return row
 
 
 @blp.route("/campaigns/<campaign>")
@@ -545,12 +542,15 @@ def export(campaign):
     """The campaign as JSON Lines, which `manage.py import` reads back to the same hashes."""
     policy().require_read(campaign)
     shown = reader_view(campaign)
-    if any(shown(e) is not e.data for e in service().store.read(campaign)):
-        raise Forbidden(
-            "while a game is under way its log holds hidden cards: only the "
-            "organiser may export it until the game is over"
-        )
-    lines = list(service().export(campaign))
+
+    def nothing_hidden(event):
+        if shown(event) is not event.data:
+            raise Forbidden(
+                "while a game is under way its log holds hidden cards: only the "
+                "organiser may export it until the game is over"
+            )
+
+    lines = list(service().export(campaign, nothing_hidden))
     return Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson")
 
 

@@ -84,7 +84,7 @@ def local(url: str | None) -> str | None:
 
 
 def visible_campaigns():
-    allowed = accounts().campaigns_of(current_user()) | accounts().public_campaigns()
+    allowed = policy().readable()
     return [c for c in service().campaigns() if c.id in allowed]
 
 
