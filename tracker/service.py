@@ -252,7 +252,9 @@ class Service:
         """
         upto = upto or self.store.version(campaign)
         start = max(1, upto - count)
-        view = self.state(campaign, start, private=True)  # a fresh state of our own
+        # Before the head the state is folded afresh (ours to change); at the head nothing is
+        # applied to it, so the thread's kept state is read as it is.
+        view = self.state(campaign, start)
         voided = self.store.voids(campaign, upto)
         state, entries = view.state, []
         if start == 1:
