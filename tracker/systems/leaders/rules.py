@@ -13,17 +13,6 @@ from tracker.errors import RuleViolation
 
 from . import geometry as geo
 
-ACTIVE = (
-    "acrobat",
-    "rider",
-    "colossus",
-    "royal-guard",
-    "illusionist",
-    "claw",
-    "manipulator",
-    "wanderer",
-    "brewmaster",
-)
 TITLES = {
     "leader": "Leader",
     "royal-guard": "Royal Guard",
@@ -755,6 +744,9 @@ ABILITIES = {
     "wanderer": wanderer,
     "brewmaster": brewmaster,
 }
+
+# The characters with an active ability: those the table above can play.
+ACTIVE = tuple(ABILITIES)
 
 
 def describe_moves(board: Board, moves) -> str:
