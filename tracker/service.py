@@ -28,7 +28,7 @@ from tracker.errors import (
     RuleViolation,
     TrackerError,
 )
-from tracker.events import GENESIS, Event, NewEvent, canonical, chain_hash
+from tracker.events import GENESIS, Event, NewEvent, canonical, chain_hash, decode, utcnow
 from tracker.store import AppendResult, Store
 from tracker.systems.base import EventSchema, GameSystem, _plain
 
@@ -227,7 +227,7 @@ class Service:
             version, text = snap
             # A snapshot taken before a later void of an earlier event is stale.
             if not any(t <= version < v for t, v in voided.items()):
-                after, state = version, json.loads(text)
+                after, state = version, decode(text)
         skipped = set(voided) | set(skip)
         replayed = 0
         for event in self.store.read(campaign, after=after, upto=upto):
@@ -498,37 +498,36 @@ class Service:
     # -- import ----------------------------------------------------------------------------
 
     def import_lines(self, lines: Iterable[str], *, actor: str = "import") -> list[AppendResult]:
-        """Import JSON Lines: every event checked by its rules; all of the file or nothing."""
+        """Import JSON Lines: every event checked by its rules; all of the file or nothing.
+
+        Each line is checked, made canonical and chained as it is read; the rows are written
+        in one transaction at the end. A line without its recorded_at is recorded now.
+        """
         campaigns: dict[str, dict] = {}
+        now = utcnow()
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = decode(line)
             except ValueError as err:
                 raise ImportFailed(number, f"is not JSON ({err.msg})") from None
             if not isinstance(record, dict):
                 raise ImportFailed(number, "is not a JSON object")
             try:
-                self._import_one(campaigns, record, actor)
+                self._import_one(campaigns, record, actor, now)
             except BatchError as err:
                 raise ImportFailed(number, err.error.message) from None
             except TrackerError as err:
                 raise ImportFailed(number, err.message) from None
         if not campaigns:
             raise ImportFailed(0, "the file holds no event")
-        return self.store.import_campaigns({c: run["events"] for c, run in campaigns.items()})
+        return self.store.import_rows({c: run["rows"] for c, run in campaigns.items()})
 
-    def _import_one(self, campaigns, record, actor):
-        unknown = set(record) - {
-            "campaign",
-            "version",
-            "type",
-            "data",
-            "meta",
-            "recorded_at",
-            "hash",
-        }
+    _LINE_FIELDS = frozenset(("campaign", "version", "type", "data", "meta", "recorded_at", "hash"))
+
+    def _import_one(self, campaigns, record, actor, now):
+        unknown = record.keys() - self._LINE_FIELDS
         if unknown:
             raise InvalidEvent(f"unknown fields {', '.join(sorted(unknown))}")
         campaign = record.get("campaign")
@@ -541,6 +540,9 @@ class Service:
         if not isinstance(meta, dict):
             raise InvalidEvent("meta is a JSON object")
         meta = {"actor": actor, **meta} if "actor" not in meta else meta
+        recorded_at = record.get("recorded_at")
+        if recorded_at is not None and not isinstance(recorded_at, str):
+            raise InvalidEvent("recorded_at is a time such as 2026-01-31T18:00:00.000000Z")
         run = campaigns.get(campaign)
         if run is None:
             if self.store.exists(campaign):
@@ -560,10 +562,9 @@ class Service:
                 "state": state,
                 "version": 1,
                 "head": GENESIS,
-                "events": [],
+                "rows": [],
                 "pending": [],
             }
-            event = NewEvent(type_, data, meta, record.get("recorded_at"))
             run["pending"].append(Event(None, campaign, 1, type_, data, meta, None, None))
         else:
             [event], run["state"] = self.check(
@@ -571,54 +572,31 @@ class Service:
                 run["system"],
                 run["state"],
                 run["version"],
-                [
-                    {
-                        "type": type_,
-                        "data": record.get("data"),
-                        "meta": meta,
-                        "recorded_at": record.get("recorded_at"),
-                    }
-                ],
+                [{"type": type_, "data": record.get("data"), "meta": meta}],
                 meta={},
                 roller=None,
                 pending=run["pending"],
             )
+            data, meta = event.data, event.meta
             run["version"] += 1
+        version = run["version"]
         given = record.get("version")
-        if given is not None and given != run["version"]:
+        if given is not None and given != version:
             raise RuleViolation(
-                f"this is event {run['version']} of {campaign!r}, but the line says version {given}"
+                f"this is event {version} of {campaign!r}, but the line says version {given}"
             )
-        recorded_at = event.recorded_at
-        if record.get("hash") is not None:
-            if not recorded_at:
-                raise InvalidEvent("a line with a hash needs its recorded_at")
-            expected = chain_hash(
-                run["head"],
-                campaign,
-                run["version"],
-                type_,
-                canonical(event.data),
-                canonical(event.meta),
-                recorded_at,
+        if record.get("hash") is not None and not recorded_at:
+            raise InvalidEvent("a line with a hash needs its recorded_at")
+        data_json, meta_json = canonical(data), canonical(meta)
+        at = recorded_at or now
+        head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
+        if record.get("hash") is not None and head != record["hash"]:
+            raise RuleViolation(
+                "its hash does not match the events before it: the file "
+                "was changed after it was exported"
             )
-            if expected != record["hash"]:
-                raise RuleViolation(
-                    "its hash does not match the events before it: the file "
-                    "was changed after it was exported"
-                )
-            run["head"] = expected
-        elif recorded_at:
-            run["head"] = chain_hash(
-                run["head"],
-                campaign,
-                run["version"],
-                type_,
-                canonical(event.data),
-                canonical(event.meta),
-                recorded_at,
-            )
-        run["events"].append(event)
+        run["head"] = head
+        run["rows"].append((campaign, version, type_, data_json, meta_json, at, head))
 
     # -- upkeep ----------------------------------------------------------------------------
 

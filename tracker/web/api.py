@@ -364,7 +364,7 @@ def list_campaigns():
 
 
 @blp.route("/campaigns", methods=["POST"])
-@blp.arguments(CampaignCreateSchema, error_status_code=400)
+@blp.arguments(CampaignCreateSchema(), error_status_code=400)
 @blp.response(201, CampaignSchema)
 @errors(400, 401, 404, 409, 422)
 def create_campaign(body):
@@ -403,7 +403,7 @@ def get_campaign(campaign):
 
 
 @blp.route("/campaigns/<campaign>", methods=["PATCH"])
-@blp.arguments(CampaignPatchSchema, error_status_code=400)
+@blp.arguments(CampaignPatchSchema(), error_status_code=400)
 @blp.response(200, CampaignSchema)
 @errors(400, 401, 403, 404)
 def patch_campaign(body, campaign):
@@ -417,7 +417,7 @@ def patch_campaign(body, campaign):
 
 
 @blp.route("/campaigns/<campaign>/events")
-@blp.arguments(EventsQuery, location="query", error_status_code=400)
+@blp.arguments(EventsQuery(), location="query", error_status_code=400)
 @blp.response(200, EventsPageSchema)
 @errors(400, 404)
 def list_events(query, campaign):
@@ -451,7 +451,7 @@ def _if_match() -> int | None:
 
 
 @blp.route("/campaigns/<campaign>/events", methods=["POST"])
-@blp.arguments(AppendSchema, error_status_code=400)
+@blp.arguments(AppendSchema(), error_status_code=400)
 @blp.response(201, AppendResultSchema)
 @errors(400, 401, 403, 404, 409, 422)
 def append_events(body, campaign):
@@ -502,7 +502,7 @@ def append_events(body, campaign):
 
 
 @blp.route("/campaigns/<campaign>/state")
-@blp.arguments(StateQuery, location="query", error_status_code=400)
+@blp.arguments(StateQuery(), location="query", error_status_code=400)
 @blp.response(200, StateSchema)
 @errors(400, 404)
 def get_state(query, campaign):
@@ -558,7 +558,7 @@ def export(campaign):
 
 
 @blp.route("/campaigns/<campaign>/invitations", methods=["POST"])
-@blp.arguments(InvitationInSchema, error_status_code=400)
+@blp.arguments(InvitationInSchema(), error_status_code=400)
 @blp.response(201, InvitationSchema)
 @errors(400, 401, 403, 404)
 def invite(body, campaign):

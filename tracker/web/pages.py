@@ -42,6 +42,7 @@ def init_app(app):
     app.jinja_env.tests["contains"] = lambda sequence, item: item in sequence
     app.jinja_env.globals["not_found"] = _not_found
     app.jinja_env.globals["forbidden"] = _forbidden
+    app.jinja_env.globals["moved"] = _moved
     app.jinja_env.globals["static_text"] = static_text
 
     @app.template_filter("join_messages")
@@ -59,6 +60,11 @@ def _not_found(message: str):
 
 def _forbidden(message: str):
     raise Forbidden(message)
+
+
+def _moved(url: str):
+    """From a template: what was asked for is shown at `url` (such as an earlier moment)."""
+    abort(redirect(url))
 
 
 def at_arg() -> int | None:

@@ -40,6 +40,10 @@ class Campaign:
     def wb(self, wid):
         return self.state["warbands"][wid]
 
+    def report(self, wid, battle=-1):
+        """A warband's part of a battle's report (the latest battle by default)."""
+        return system.report(self.state, self.state["battles"][battle], wid)
+
     def fighter(self, wid, fid):
         return self.state["warbands"][wid]["fighters"][fid]
 

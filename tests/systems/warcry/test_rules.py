@@ -312,7 +312,7 @@ def test_an_empty_search_finds_nothing(campaign):
     campaign.battle()
     campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[1, 6])
-    report = campaign.state["battles"][0]["aftermath"]["iron"]["searches"][0]
+    report = campaign.report("iron", 0)["searches"][0]
     assert report["roll"] == 16 and report["found"] is None
     assert campaign.wb("iron")["aftermath"]["found"] == []
 
@@ -478,7 +478,7 @@ def test_a_warband_that_lost_a_battle_at_its_convergence_point_does_not_move(cam
     c.battle(bid="b9", winner="iron", convergence=["iron", "crow"])
     c.finish("iron").finish("crow")
     assert c.wb("crow")["map_position"] == 3 and c.wb("iron")["map_position"] == 4
-    report = c.state["battles"][-1]["aftermath"]["crow"]["map"]
+    report = c.report("crow")["map"]
     assert report["why"].startswith("lost a battle at its convergence point")
 
 

@@ -78,7 +78,7 @@ def test_the_battle_report_lists_the_fighters_added_and_removed_in_step_four(cam
     campaign.do(
         "FighterAdded", warband="iron", fighter="new", name="New", runemarks=["ember"], points=10
     )
-    report = campaign.state["battles"][0]["aftermath"]["iron"]
+    report = campaign.report("iron", 0)
     assert report["fighters_removed"] and report["fighters_added"]
 
 
@@ -99,7 +99,7 @@ def test_a_search_roll_of_eleven_to_sixteen_finds_nothing(campaign, units):
     campaign.battle()
     campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[1, units])
-    assert campaign.state["battles"][0]["aftermath"]["iron"]["searches"][0]["found"] is None
+    assert campaign.report("iron", 0)["searches"][0]["found"] is None
     assert campaign.wb("iron")["aftermath"]["found"] == []
 
 
@@ -262,7 +262,7 @@ def test_a_warband_may_decline_the_reward_of_its_map_point(campaign):
     c.do("AftermathStepCompleted", warband="iron", step=7)
     assert c.wb("iron")["aftermath"] is None
     assert all(f["artefact_of_power"] is None for f in c.wb("iron")["fighters"].values())
-    report = c.state["battles"][c.state["battle_index"][battle]]["aftermath"]["iron"]
+    report = system.battle(c.state, battle)["aftermath"]["iron"]
     assert report["reward"] == {"kind": "artefact", "declined": True}
 
 

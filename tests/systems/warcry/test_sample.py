@@ -10,6 +10,7 @@ import pytest
 
 from tracker.service import Service
 from tracker.store import Store
+from tracker.systems.warcry import system
 
 SAMPLE = Path(__file__).resolve().parents[3] / "events" / "warcry-ember-crown.jsonl"
 CAMPAIGN = "ember-crown-sample"
@@ -35,9 +36,9 @@ def state(sample):
 def reports(state):
     """Every (battle, warband, report) of the aftermaths in the campaign."""
     return [
-        (battle, wid, report)
+        (battle, wid, system.report(state, battle, wid))
         for battle in state["battles"]
-        for wid, report in battle["aftermath"].items()
+        for wid in battle["warbands"]
     ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
 from tracker.systems.base import GameSystem, load_json
@@ -23,6 +25,15 @@ STEP_OF = {
 }
 # Steps with nothing to choose are passed by themselves once nothing is owed in them.
 SELF_PASSING = (2, 3, 6)
+
+# The state keeps what the rules need and the latest part of the history: it does not grow
+# with the length of the log. Once more than twice this many battles are kept, the oldest
+# finished ones leave the state (only their ids stay, with the event that archived them); the
+# campaign as it stood just before that event still holds each of them, whole and final.
+KEPT_BATTLES = 16
+# The same for each warband's glory ledger: its latest lines; earlier ones are read as of an
+# earlier event (every line names its event).
+KEPT_LEDGER = 40
 
 
 def possessive(name: str) -> str:
@@ -82,11 +93,13 @@ class Warcry(GameSystem):
             "content": settings["content"],
             "warbands": {},
             "battles": [],
-            "battle_index": {},
+            # Every battle's id: None while `battles` keeps it whole, else the event at which
+            # it left the state (the state just before that event still holds it).
+            "battle_ids": {},
         }
 
     def apply(self, state: dict, event: Event) -> dict:
-        handler = getattr(self, f"_on_{event.type}")
+        handler = self._handlers[event.type]
         wb = state["warbands"].get(event.data.get("warband"))
         if wb is None or wb["aftermath"] is None:
             handler(state, event.data, event.version)
@@ -111,20 +124,26 @@ class Warcry(GameSystem):
             raise
         return state
 
+    @cached_property
+    def _handlers(self) -> dict:
+        return {name: getattr(self, f"_on_{name}") for name in self.events}
+
     def _savepoint(self, state, wb):
         am, report = wb["aftermath"], self._report(state, wb)
         saved_am = {key: list(v) if isinstance(v, list) else v for key, v in am.items()}
         saved_report = {key: list(v) if isinstance(v, list) else v for key, v in report.items()}
         saved = {key: wb[key] for key in ("map_position", "quest_complete", "glory", "aftermath")}
-        ledger = len(wb["ledger"])
+        ledger = list(wb["ledger"])  # kept short: a few dozen lines
+        filed = self.battle(state, am["battle"])["aftermath"]  # where `_finish` files the report
 
         def undo():
+            filed[wb["id"]] = None
             am.clear()
             am.update(saved_am)
             report.clear()
             report.update(saved_report)
             wb.update(saved)
-            del wb["ledger"][ledger:]
+            wb["ledger"][:] = ledger
 
         return undo
 
@@ -160,9 +179,18 @@ class Warcry(GameSystem):
 
     def _glory(self, wb, amount, cause, version):
         wb["glory"] += amount
-        wb["ledger"].append(
+        ledger = wb["ledger"]
+        ledger.append(
             {"version": version, "amount": amount, "cause": cause, "balance": wb["glory"]}
         )
+        if len(ledger) > 2 * KEPT_LEDGER:
+            # Whole events leave together, so the lines before the first kept one are exactly
+            # the ledger as of the event before it.
+            cut = len(ledger) - KEPT_LEDGER
+            while cut > 0 and ledger[cut - 1]["version"] == ledger[cut]["version"]:
+                cut -= 1
+            del ledger[:cut]
+            wb["ledger_archived"] += cut
 
     def _spend(self, wb, amount, what):
         if wb["glory"] < amount:
@@ -183,9 +211,50 @@ class Warcry(GameSystem):
             wb["favoured"] = None
 
     def _report(self, state, wb) -> dict:
-        """This warband's part of the report of the battle its aftermath is for."""
-        battle = state["battles"][state["battle_index"][wb["aftermath"]["battle"]]]
-        return battle["aftermath"][wb["id"]]
+        """This warband's part of the report of the battle its aftermath is for.
+
+        It is written in the aftermath while it is under way and filed with the battle when
+        the aftermath ends (`_finish`), so no event looks the battle up.
+        """
+        return wb["aftermath"]["report"]
+
+    def _finish(self, state, wb):
+        """The aftermath is over: its report is filed with its battle."""
+        am = wb["aftermath"]
+        self.battle(state, am["battle"])["aftermath"][wb["id"]] = am["report"]
+        wb["aftermath"] = None
+
+    def report(self, state, battle, wid) -> dict:
+        """A warband's part of a battle's report, finished or still under way."""
+        report = battle["aftermath"].get(wid)
+        if report is None:
+            am = state["warbands"][wid]["aftermath"]
+            if am is not None and am["battle"] == battle["id"]:
+                return am["report"]
+        return report
+
+    def battle(self, state, bid) -> dict | None:
+        """A battle the state still keeps whole, or None (never fought, or archived)."""
+        for battle in reversed(state["battles"]):
+            if battle["id"] == bid:
+                return battle
+        return None
+
+    def _archive(self, state, version):
+        """Let the oldest battles leave the state once their aftermaths are over."""
+        battles = state["battles"]
+        warbands = state["warbands"]
+        cut = 0
+        while cut < len(battles) - KEPT_BATTLES:
+            battle = battles[cut]
+            if any(
+                (warbands[wid]["aftermath"] or {}).get("battle") == battle["id"]
+                for wid in battle["warbands"]
+            ):
+                break  # still under way: it and every later battle stay
+            state["battle_ids"][battle["id"]] = version
+            cut += 1
+        del battles[:cut]
 
     # -- the aftermath as a guided procedure ----------------------------------------------
 
@@ -235,8 +304,16 @@ class Warcry(GameSystem):
         return False
 
     def _advance(self, state, wb, step, what, version):
-        """Bring the warband to `step`, refusing when it is past it or owes an earlier step."""
+        """Bring the warband to `step`, refusing when it is past it or owes an earlier step.
+
+        `what` names the event in a refusal: words, or a function that makes them (so the
+        words are only made when there is a refusal to put them in).
+        """
         am = wb["aftermath"]
+        if am is not None and am["step"] == step:
+            return  # the usual case: the warband is at the event's step
+        if callable(what):
+            what = what()
         if am is None:
             raise RuleViolation(
                 f"{what} belongs to step {step} ({t.STEPS[step]}) of the "
@@ -316,7 +393,7 @@ class Warcry(GameSystem):
                     )
         am["step"] = 7
         if not am["reward"]:
-            wb["aftermath"] = None
+            self._finish(state, wb)
 
     # -- events ----------------------------------------------------------------------------
 
@@ -339,6 +416,7 @@ class Warcry(GameSystem):
             "runemark": quests[quest]["runemark"],
             "glory": 0,
             "ledger": [],
+            "ledger_archived": 0,
             "territories": [],
             "map_position": 0,
             "quest_complete": False,
@@ -357,7 +435,7 @@ class Warcry(GameSystem):
         wb = self._warband(state, data["warband"])
         fid, name = data["fighter"], data["name"]
         if wb["aftermath"] is not None:
-            self._advance(state, wb, 4, f"adding {name}", version)
+            self._advance(state, wb, 4, lambda: f"adding {name}", version)
         if fid in wb["fighters"]:
             raise RuleViolation(f"{wb['name']} already has a fighter {fid!r}")
         runemarks = list(dict.fromkeys(data["runemarks"]))
@@ -412,7 +490,7 @@ class Warcry(GameSystem):
         wb = self._warband(state, data["warband"])
         fighter = self._fighter(wb, data["fighter"])
         if wb["aftermath"] is not None:
-            self._advance(state, wb, 4, f"removing {fighter['name']}", version)
+            self._advance(state, wb, 4, lambda: f"removing {fighter['name']}", version)
         if fighter["leader"]:
             raise RuleViolation(
                 f"the leader can never be removed ({fighter['name']} leads {wb['name']})"
@@ -429,7 +507,7 @@ class Warcry(GameSystem):
 
     def _on_BattleFought(self, state, data, version):
         bid = data["battle"]
-        if bid in state["battle_index"]:
+        if bid in state["battle_ids"]:
             raise RuleViolation(f"there is already a battle {bid!r}")
         sides = data["sides"]
         ids = [side["warband"] for side in sides]
@@ -459,8 +537,11 @@ class Warcry(GameSystem):
                     f"a battle fields at most {t.MAX_FIELDED} fighters of a "
                     f"warband ({wb['name']} fielded {len(fielded)})"
                 )
+            fighters = wb["fighters"]
             for fid in fielded:
-                self._fighter(wb, fid)
+                fighter = fighters.get(fid)
+                if fighter is None or fighter["status"] != "active":
+                    self._fighter(wb, fid)  # refuses, in words
             outside = [fid for fid in side["taken_down"] if fid not in fielded]
             if outside:
                 raise RuleViolation(
@@ -531,7 +612,8 @@ class Warcry(GameSystem):
                     and data["winner"] != wb["id"]
                 ),
             }
-            battle["aftermath"][wb["id"]] = {
+            battle["aftermath"][wb["id"]] = None  # filed when the aftermath ends
+            wb["aftermath"]["report"] = {
                 "injuries": [],
                 "destiny": [],
                 "searches": [],
@@ -544,8 +626,10 @@ class Warcry(GameSystem):
                 "reward": None,
                 "quest_reward": None,
             }
-        state["battle_index"][bid] = len(state["battles"])
         state["battles"].append(battle)
+        state["battle_ids"][bid] = None
+        if len(state["battles"]) > 2 * KEPT_BATTLES:
+            self._archive(state, version)
         for wb, (amount_lines) in ((w, battle["glory"][w["id"]]) for w in warbands):
             for line in amount_lines:
                 self._glory(wb, line["amount"], f"{line['cause']} (battle {bid})", version)
@@ -573,7 +657,7 @@ class Warcry(GameSystem):
             raise RuleViolation(
                 "step 6 (progress on the campaign map) passes by itself once step 5 is complete"
             )
-        self._advance(state, wb, step, f"completing step {step}", version)
+        self._advance(state, wb, step, lambda: f"completing step {step}", version)
         if self._owes(state, wb):
             owed = self.owed(state, wb)
             raise RuleViolation(
@@ -585,7 +669,7 @@ class Warcry(GameSystem):
                 "kind": wb["aftermath"]["reward"],
                 "declined": True,
             }
-            wb["aftermath"] = None
+            self._finish(state, wb)
             return
         self._leave_step(state, wb, version)
         self._settle(state, wb, version)
@@ -593,7 +677,7 @@ class Warcry(GameSystem):
     def _roll_for(self, state, data, step, owed_key, what, version):
         wb = self._warband(state, data["warband"])
         fighter = self._fighter(wb, data["fighter"], active=False)
-        self._advance(state, wb, step, f"{what} for {fighter['name']}", version)
+        self._advance(state, wb, step, lambda: f"{what} for {fighter['name']}", version)
         am = wb["aftermath"]
         if data["battle"] is not None and data["battle"] != am["battle"]:
             raise RuleViolation(
@@ -816,7 +900,7 @@ class Warcry(GameSystem):
             "name": artefact["name"],
             "fighter": data["fighter"],
         }
-        wb["aftermath"] = None
+        self._finish(state, wb)
 
     def _on_CommandTraitGained(self, state, data, version):
         wb = self._warband(state, data["warband"])
@@ -869,7 +953,7 @@ class Warcry(GameSystem):
             "fighter": target,
             "favoured": target != leader_id,
         }
-        wb["aftermath"] = None
+        self._finish(state, wb)
 
     def _on_QuestBegun(self, state, data, version):
         wb = self._warband(state, data["warband"])
@@ -888,9 +972,9 @@ class Warcry(GameSystem):
                 f"complete (it is at point {wb['map_position'] + 1} of 12)"
             )
         lacking = [
-            f["name"]
-            for f in wb["fighters"].values()
-            if f["status"] == "active" and quest["runemark"] not in f["runemarks"]
+            wb["fighters"][fid]["name"]
+            for fid in wb["active"]
+            if quest["runemark"] not in wb["fighters"][fid]["runemarks"]
         ]
         if lacking:
             raise RuleViolation(
@@ -935,7 +1019,20 @@ class Warcry(GameSystem):
             view["aftermath"] = self.aftermath_view(state, wb)
             view["fighters_alive"] = len(self._active(wb))
             warbands[wid] = view
-        return {"quest": state["quest"], "warbands": warbands, "battles": state["battles"]}
+        return {
+            "quest": state["quest"],
+            "warbands": warbands,
+            "battles": [
+                {
+                    **battle,
+                    "aftermath": {
+                        wid: self.report(state, battle, wid) for wid in battle["warbands"]
+                    },
+                }
+                for battle in state["battles"]
+            ],
+            "archived_battles": len(state["battle_ids"]) - len(state["battles"]),
+        }
 
     def describe(self, state, event) -> str:
         d = event.data
