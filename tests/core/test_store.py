@@ -1,12 +1,15 @@
 """The append-only log on a real SQLite file."""
 
+import json
 import multiprocessing
 import sqlite3
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tracker.errors import Conflict
-from tracker.events import NewEvent
+from tracker.events import NewEvent, decode
 from tracker.store import Store
 
 
@@ -165,3 +168,68 @@ def test_several_processes_appending_to_one_campaign_lose_nothing_and_double_not
     # The first round raced four appenders on one version: three were told of a conflict.
     assert sum(c for _, c in results) >= 3
     assert store.verify("shared") is None
+
+
+# -- decoding: the JSON scanner without json.loads' wrapping, with the same results ----------
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    value=_json_values, indent=st.sampled_from([None, 1]), around=st.sampled_from(["", " ", "\n"])
+)
+def test_decode_gives_what_json_loads_gives(value, indent, around):
+    text = around + json.dumps(value, indent=indent) + around
+    assert decode(text) == json.loads(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=20))
+def test_decode_refuses_what_json_loads_refuses(text):
+    try:
+        expected = json.loads(text)
+    except ValueError as error:
+        with pytest.raises(ValueError) as caught:
+            decode(text)
+        assert str(caught.value) == str(error)
+    else:
+        assert repr(decode(text)) == repr(expected)  # repr: NaN is not equal to itself
+
+
+def test_a_writer_waits_its_turn_on_the_lock_file_instead_of_failing_busy(db_path):
+    import threading
+    import time
+
+    first = Store(db_path)
+    first.init()
+    first.append("c", [NewEvent("Noted", {"n": 0})], 0)
+    # A second writer whose SQLite gives up after 50 ms of a locked database.
+    second = Store(db_path, timeout=0.05)
+    holding, held = threading.Event(), []
+
+    def long_writer():
+        other = Store(db_path)
+        with other._writer():
+            other.conn.execute("BEGIN IMMEDIATE")
+            holding.set()
+            time.sleep(0.4)
+            other.conn.execute("COMMIT")
+            held.append(time.perf_counter())
+        other.close()
+
+    thread = threading.Thread(target=long_writer)
+    thread.start()
+    assert holding.wait(5)
+    result = second.append("c", [NewEvent("Noted", {"n": 1})], 1)  # waits, then writes
+    written = time.perf_counter()
+    thread.join()
+    assert held and written >= held[0]  # it wrote after the long writer was done
+    assert result.last_version == 2
+    assert [e.data["n"] for e in first.read("c")] == [0, 1]
+    second.close()
+    first.close()
