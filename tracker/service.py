@@ -29,6 +29,7 @@ from tracker.errors import (
     TrackerError,
 )
 from tracker.events import GENESIS, Event, NewEvent, canonical, chain_hash, decode, utcnow
+from tracker.fastload import loader
 from tracker.store import AppendResult, Store
 from tracker.systems.base import EventSchema, GameSystem, _plain
 
@@ -158,10 +159,13 @@ class Service:
         ).fetchone()
         if row is None:
             raise NotFound(f"there is no campaign {campaign!r}")
-        known = _FIRSTS.get(row[0])
+        return self._first(campaign, row[0])
+
+    def _first(self, campaign: str, first_hash: str) -> tuple[GameSystem, str]:
+        known = _FIRSTS.get(first_hash)
         if known is None:
             first = self.store.event(campaign, 1)
-            known = _FIRSTS[row[0]] = (first.data["system"], first.data["name"])
+            known = _FIRSTS[first_hash] = (first.data["system"], first.data["name"])
         return systems.get(known[0]), known[1]
 
     def state(self, campaign: str, at: int | None = None, *, private: bool = False) -> View:
@@ -170,13 +174,13 @@ class Service:
         The latest state is kept by this thread and shared with its later readers: it must not
         be changed. With `private=True` the caller owns it (a writer) and may change it.
         """
-        latest, head = self.store.head(campaign)
+        latest, head, first_hash = self.store.ends(campaign)
         if latest == 0:
             raise NotFound(f"there is no campaign {campaign!r}")
         upto = latest if at is None else at
         if isinstance(upto, bool) or not isinstance(upto, int) or not 1 <= upto <= latest:
             raise NotFound(f"campaign {campaign!r} has events 1 to {latest}, not {at}")
-        system, name = self.system_of(campaign)
+        system, name = self._first(campaign, first_hash)
         if upto != latest:
             # The past is folded afresh: the kept state stays the latest one.
             head = self.store.event(campaign, upto).hash
@@ -460,7 +464,7 @@ class Service:
 
     def _load_core(self, type_, raw) -> dict:
         try:
-            return CORE_EVENTS[type_]().load(raw)
+            return loader(CORE_EVENTS[type_])(raw)
         except ValidationError as err:
             raise InvalidEvent(_plain(type_, err.messages), err.messages) from None
 

@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -111,6 +112,41 @@ def _events(cursor) -> Iterator[Event]:
             yield Event(position, campaign, version, type_, decode(data), meta, recorded_at, hash_)
 
 
+@dataclass
+class _Append:
+    """One append waiting its turn: its rows made canonical, then its answer."""
+
+    campaign: str
+    rows: list[tuple]  # (type, data_json, meta_json, recorded_at)
+    expected: int
+    key: str | None
+    done: bool = False
+    result: AppendResult | None = None
+    error: BaseException | None = None
+
+
+class _Group:
+    """The appends of this process to one database file, written by one thread at a time."""
+
+    def __init__(self):
+        self.turn = threading.Condition()
+        self.queue: list[_Append] = []
+        self.writing = False
+
+
+_GROUPS: dict[str, _Group] = {}
+_GROUPS_LOCK = threading.Lock()
+
+
+def _group(path: str) -> _Group:
+    key = os.path.realpath(path)
+    with _GROUPS_LOCK:
+        group = _GROUPS.get(key)
+        if group is None:
+            group = _GROUPS[key] = _Group()
+        return group
+
+
 class Store:
     """The event log of every campaign in one SQLite file."""
 
@@ -124,9 +160,13 @@ class Store:
         # FULL: an acknowledged commit survives a power cut, not only a crash.
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
+        # Pages read through a memory map: a connection whose cache another writer made stale
+        # reads them again without a system call each.
+        conn.execute("PRAGMA mmap_size = 268435456")
         self.db = sqlite_utils.Database(conn)
         self.conn = conn
         self._lock_fd: int | None = None
+        self._own_group = _Group()
 
     @contextmanager
     def _writer(self):
@@ -171,30 +211,94 @@ class Store:
         `expected_version`; a new campaign is appended with expected version 0. When the
         events carry an idempotency key already used in this campaign, the first append's
         result is returned and nothing is written.
+
+        Appends that threads of this process ask for while another is being written are
+        written together after it, each checked on its own, in one transaction: one disk
+        sync for all of them (a group commit). Each is answered only once it is durable.
         """
         events = list(events)
         if not events:
             raise TrackerError("nothing to append: the batch holds no event")
-        key = events[0].meta.get("idempotency_key")
-        conn = self.conn
-        with self._writer():
-            conn.execute("BEGIN IMMEDIATE")
+        # What does not depend on the head is made before queueing: the canonical texts.
+        now = utcnow()
+        rows = [
+            (e.type, canonical(e.data), canonical(e.meta), e.recorded_at or now) for e in events
+        ]
+        request = _Append(campaign, rows, expected_version, events[0].meta.get("idempotency_key"))
+        # Every ":memory:" store is a database of its own.
+        group = self._own_group if self.path == ":memory:" else _group(self.path)
+        with group.turn:
+            group.queue.append(request)
+            while not request.done and group.writing:
+                group.turn.wait()
+            if not request.done:
+                group.writing = True
+                batch, group.queue = group.queue, []
+        if not request.done:
             try:
-                if key is not None:
-                    earlier = self.idempotent(campaign, key)
-                    if earlier is not None:
+                self._commit(batch)
+            finally:
+                with group.turn:
+                    group.writing = False
+                    for queued in batch:
+                        queued.done = True
+                    group.turn.notify_all()
+        if request.error is not None:
+            raise request.error
+        return request.result
+
+    def _commit(self, batch: list[_Append]) -> None:
+        """Write a batch of appends in one transaction; each gets its result or its error."""
+        conn = self.conn
+        try:
+            with self._writer():
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    if len(batch) == 1:  # alone: its refusal is the transaction's rollback
+                        try:
+                            batch[0].result = self._one(batch[0])
+                        except TrackerError as error:
+                            batch[0].error = error
+                            conn.execute("ROLLBACK")
+                    else:
+                        for request in batch:
+                            conn.execute("SAVEPOINT one_append")
+                            try:
+                                request.result = self._one(request)
+                            except TrackerError as error:
+                                request.error = error
+                                conn.execute("ROLLBACK TO one_append")
+                            conn.execute("RELEASE one_append")
+                    if conn.in_transaction:
+                        conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
                         conn.execute("ROLLBACK")
-                        return earlier
-                version, head = self._head(campaign)
-                if version != expected_version:
-                    raise Conflict(campaign, expected_version, version)
-                result = self._write(campaign, events, version, head)
-                conn.execute("COMMIT")
-                return result
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                    raise
+        except BaseException as error:
+            for request in batch:  # nothing of the batch was written
+                request.result, request.error = None, error
+            raise
+
+    def _one(self, request: _Append) -> AppendResult:
+        campaign = request.campaign
+        if request.key is not None:
+            earlier = self.idempotent(campaign, request.key)
+            if earlier is not None:
+                return earlier
+        version, head = self._head(campaign)
+        if version != request.expected:
+            raise Conflict(campaign, request.expected, version)
+        first, out = version + 1, []
+        for type_, data_json, meta_json, recorded_at in request.rows:
+            version += 1
+            head = chain_hash(head, campaign, version, type_, data_json, meta_json, recorded_at)
+            out.append((campaign, version, type_, data_json, meta_json, recorded_at, head))
+        if len(out) == 1:
+            self.conn.execute(_INSERT, out[0])
+        else:
+            self.conn.executemany(_INSERT, out)
+        return AppendResult(campaign, first, version, head)
 
     def import_rows(self, campaigns: dict[str, list[tuple]]) -> list[AppendResult]:
         """Write whole new campaigns in one transaction: all of them or none.
@@ -223,25 +327,6 @@ class Store:
                     conn.execute("ROLLBACK")
                 raise
 
-    def _write(self, campaign, events, version, head) -> AppendResult:
-        rows = []
-        first = version + 1
-        now = utcnow()
-        for event in events:
-            version += 1
-            data_json = canonical(event.data)
-            meta_json = canonical(event.meta)
-            recorded_at = event.recorded_at or now
-            head = chain_hash(
-                head, campaign, version, event.type, data_json, meta_json, recorded_at
-            )
-            rows.append((campaign, version, event.type, data_json, meta_json, recorded_at, head))
-        if len(rows) == 1:
-            self.conn.execute(_INSERT, rows[0])
-        else:
-            self.conn.executemany(_INSERT, rows)
-        return AppendResult(campaign, first, version, head)
-
     def _head(self, campaign: str) -> tuple[int, str]:
         row = self.conn.execute(
             "SELECT version, hash FROM events WHERE campaign = ? ORDER BY version DESC LIMIT 1",
@@ -267,6 +352,15 @@ class Store:
     def head(self, campaign: str) -> tuple[int, str]:
         """The campaign's version and head hash; (0, genesis) when it has no events."""
         return self._head(campaign)
+
+    def ends(self, campaign: str) -> tuple[int, str, str | None]:
+        """The campaign's version, head hash and first event's hash, in one query."""
+        row = self.conn.execute(
+            "SELECT version, hash, (SELECT hash FROM events WHERE campaign = ?1 AND version = 1) "
+            "FROM events WHERE campaign = ?1 ORDER BY version DESC LIMIT 1",
+            (campaign,),
+        ).fetchone()
+        return row if row else (0, GENESIS, None)
 
     def version(self, campaign: str) -> int:
         return self._head(campaign)[0]

@@ -21,6 +21,7 @@ from marshmallow import RAISE, Schema, ValidationError
 from tracker.dice import Drawn
 from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
+from tracker.fastload import loader
 
 __all__ = ["GameSystem", "EventSchema", "RuleViolation", "Event"]
 
@@ -126,16 +127,24 @@ class GameSystem:
 
     def drawn_fields(self, event_type: str) -> dict[str, Drawn]:
         """The fields of an event type that the server may fill by chance."""
-        return {
-            name: field
-            for name, field in self.schema(event_type).fields.items()
-            if isinstance(field, Drawn)
-        }
+        drawn = self._drawn.get(event_type)
+        if drawn is None:
+            drawn = self._drawn[event_type] = {
+                name: field
+                for name, field in self.schema(event_type).fields.items()
+                if isinstance(field, Drawn)
+            }
+        return drawn
+
+    @cached_property
+    def _drawn(self) -> dict[str, dict[str, Drawn]]:
+        return {}
 
     def load(self, event_type: str, data: dict) -> dict:
         """Validate an event's data against its schema; raise `InvalidEvent` in plain words."""
+        load = loader(self.schema(event_type))  # compiled once per schema
         try:
-            return self.schema(event_type).load(data)
+            return load(data)
         except ValidationError as err:
             raise InvalidEvent(_plain(event_type, err.messages), err.messages) from None
 

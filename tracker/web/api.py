@@ -20,6 +20,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 from tracker import systems
 from tracker.dice import Dice, Drawn
 from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, TrackerError
+from tracker.fastload import loader
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID, slug
 from tracker.web import accounts, actor, current_user, policy, service
@@ -118,6 +119,18 @@ class EventsPageSchema(Schema):
     events = fields.List(fields.Nested(EventOutSchema), required=True)
     version = fields.Integer(**STRICT, required=True)
     next_after = fields.Integer(**STRICT, allow_none=True, required=True)
+
+
+def _fast(schema: Schema) -> Schema:
+    """The schema, documented as itself, loading a request through the compiled fast path
+    (tracker/fastload.py): marshmallow's results and errors, for a fraction of the time."""
+    load = loader(type(schema))  # compiled from an instance of its own: no recursion
+
+    def fast_load(data, **options):
+        return Schema.load(schema, data, **options) if options else load(data)
+
+    schema.load = fast_load
+    return schema
 
 
 # Query strings are text: "12" is read as 12, while "2.5" is still refused.
@@ -451,7 +464,7 @@ def _if_match() -> int | None:
 
 
 @blp.route("/campaigns/<campaign>/events", methods=["POST"])
-@blp.arguments(AppendSchema(), error_status_code=400)
+@blp.arguments(_fast(AppendSchema()), error_status_code=400)
 @blp.response(201, AppendResultSchema)
 @errors(400, 401, 403, 404, 409, 422)
 def append_events(body, campaign):
@@ -492,13 +505,16 @@ def append_events(body, campaign):
         guard=guard,
     )
     guard.settle(campaign)
-    return {
+    # Five plain fields: written out here rather than dumped through the response schema,
+    # which documents them (an append is the API's busiest call).
+    answer = {
         "campaign": result.campaign,
         "first_version": result.first_version,
         "last_version": result.last_version,
         "head": result.head,
         "replayed": result.replayed,
     }
+    return Response(_json(answer), status=201, mimetype="application/json")
 
 
 @blp.route("/campaigns/<campaign>/state")
