@@ -6,7 +6,7 @@ import sys
 
 from bench import data
 from tracker import systems
-from tracker.service import apply_event
+from tracker.service import fold
 from tracker.store import Store
 
 
@@ -23,9 +23,7 @@ def _high_water_mib() -> float:
 def main(size: str) -> None:
     store = Store(data.database(size))
     system = systems.get("warcry")
-    state = None
-    for event in store.read(data.campaign_id(size)):
-        state = apply_event(system, state, event, ())
+    state = fold(system, store.read(data.campaign_id(size)))
     peak = _high_water_mib()
     size_mib = len(json.dumps(state)) / 2**20  # after the peak is read: this costs memory too
     print(json.dumps({"maxrss_mib": peak, "state_mib": size_mib}))

@@ -8,6 +8,7 @@ still at the version the client saw.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import threading
@@ -215,10 +216,10 @@ class Service:
         voided = self.store.voids(campaign, upto)
         if any(target <= kept.version < version for target, version in voided.items()):
             return None  # a later void changes what the kept state already holds
-        state = kept.state
         try:
-            for event in self.store.read(campaign, after=kept.version, upto=upto):
-                state = apply_event(system, state, event, voided)
+            state = fold(
+                system, self.store.read(campaign, after=kept.version, upto=upto), voided, kept.state
+            )
         except TrackerError:
             return None  # half-applied: fold afresh instead
         return _Kept(upto, head, state, voided)
@@ -233,11 +234,9 @@ class Service:
             if not any(t <= version < v for t, v in voided.items()):
                 after, state = version, decode(text)
         skipped = set(voided) | set(skip)
-        replayed = 0
-        for event in self.store.read(campaign, after=after, upto=upto):
-            replayed += 1
-            state = apply_event(system, state, event, skipped)
-        return state, replayed
+        counted = _Counted(self.store.read(campaign, after=after, upto=upto))
+        state = fold(system, counted, skipped, state)
+        return state, counted.count
 
     def history(self, campaign: str, upto: int | None = None) -> Iterator[Entry]:
         """Every event up to `upto` with its words, folded as it goes (the audit log)."""
@@ -570,6 +569,25 @@ class Service:
                 "pending": [],
             }
             run["pending"].append(Event(None, campaign, 1, type_, data, meta, None, None))
+        elif type_ in run["system"].events:
+            # The usual line, checked as `check` would check it, without its generality.
+            system, raw = run["system"], record.get("data")
+            raw = {} if raw is None else raw
+            if not isinstance(raw, dict):
+                raise InvalidEvent(
+                    "an event's data is a JSON object", {"data": ["must be an object"]}
+                )
+            data = system.load(type_, raw)
+            for name, spec in system.drawn_fields(type_).items():
+                if data.get(name) is None:
+                    raise InvalidEvent(
+                        f"{type_}: {name}: an imported event carries its {spec.label} result",
+                        {name: ["missing"]},
+                    )
+            run["version"] += 1
+            event = Event(None, campaign, run["version"], type_, data, meta, None, None)
+            run["state"] = system.apply(run["state"], event)
+            run["pending"].append(event)
         else:
             [event], run["state"] = self.check(
                 campaign,
@@ -591,7 +609,7 @@ class Service:
             )
         if record.get("hash") is not None and not recorded_at:
             raise InvalidEvent("a line with a hash needs its recorded_at")
-        data_json, meta_json = canonical(data), canonical(meta)
+        data_json, meta_json = canonical(data), _canonical_meta(meta)
         at = recorded_at or now
         head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
         if record.get("hash") is not None and head != record["hash"]:
@@ -622,6 +640,42 @@ class Service:
         return len(rows)
 
 
+def fold(system: GameSystem, events: Iterable[Event], skipped=(), state=None) -> dict:
+    """Apply events in order to `state` (None before the first): the loop of every fold.
+
+    The states of the rules are plain JSON data, which holds no reference cycle, and so do
+    the events: the cycle collector, which would walk the whole state again and again as a
+    long fold allocates, is paused for the loop.
+    """
+    apply, start = system.apply, system.initial_state
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        for event in events:
+            kind = event.type
+            if kind == "CampaignStarted":
+                state = start(event.data["settings"])
+            elif kind != "EventVoided" and event.version not in skipped:
+                state = apply(state, event)
+    finally:
+        if paused:
+            gc.enable()
+    return state
+
+
+class _Counted:
+    """An iterable of events that counts them as they go by."""
+
+    def __init__(self, events):
+        self.events, self.count = events, 0
+
+    def __iter__(self):
+        for event in self.events:
+            self.count += 1
+            yield event
+
+
 def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
     """One step of a fold: core events handled here, the rest by the system's rules."""
     if event.type == "CampaignStarted":
@@ -629,6 +683,23 @@ def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
     if event.type == "EventVoided" or event.version in skipped:
         return state
     return system.apply(state, event)
+
+
+_METAS: dict = {}
+
+
+def _canonical_meta(meta: dict) -> str:
+    """canonical(meta), remembered: the lines of a file carry a few metas many times over."""
+    try:
+        key = tuple(meta.items())
+        known = _METAS.get(key)
+    except TypeError:  # a value that is not hashable: made each time
+        return canonical(meta)
+    if known is None:
+        if len(_METAS) > 512:
+            _METAS.clear()
+        known = _METAS[key] = canonical(meta)
+    return known
 
 
 def _chain(*iterables):

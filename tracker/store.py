@@ -108,8 +108,10 @@ def _events(cursor) -> Iterator[Event]:
         rows = cursor.fetchmany()
         if not rows:
             return
-        for position, campaign, version, type_, data, meta, recorded_at, hash_ in rows:
-            yield Event(position, campaign, version, type_, decode(data), meta, recorded_at, hash_)
+        for row in rows:
+            event = Event(*row)  # cheaper than unpacking the row into names first
+            event.data = decode(event.data)
+            yield event
 
 
 @dataclass
@@ -166,7 +168,9 @@ class Store:
         self.db = sqlite_utils.Database(conn)
         self.conn = conn
         self._lock_fd: int | None = None
-        self._own_group = _Group()
+        # The appends of this process to this file take turns here; every ":memory:" store
+        # is a database of its own.
+        self._group = _Group() if self.path == ":memory:" else _group(self.path)
 
     @contextmanager
     def _writer(self):
@@ -225,8 +229,7 @@ class Store:
             (e.type, canonical(e.data), canonical(e.meta), e.recorded_at or now) for e in events
         ]
         request = _Append(campaign, rows, expected_version, events[0].meta.get("idempotency_key"))
-        # Every ":memory:" store is a database of its own.
-        group = self._own_group if self.path == ":memory:" else _group(self.path)
+        group = self._group
         with group.turn:
             group.queue.append(request)
             while not request.done and group.writing:
