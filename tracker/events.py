@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import json.scanner
+import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 GENESIS = "0" * 64
 
@@ -36,6 +36,23 @@ def canonical(value) -> str:
     return _CANONICAL.encode(value)
 
 
+_METAS: dict = {}
+
+
+def canonical_meta(meta: dict) -> str:
+    """canonical(meta), remembered: the same few metas (who, from where) come again and again."""
+    try:
+        key = tuple(meta.items())
+        known = _METAS.get(key)
+    except TypeError:  # a value that cannot be a key: made each time
+        return canonical(meta)
+    if known is None:
+        if len(_METAS) >= 512:
+            _METAS.clear()
+        known = _METAS[key] = canonical(meta)
+    return known
+
+
 def _text(value: str, ascii_only: bool = False) -> str:
     """A string as JSON: quoted as it is when nothing in it needs escaping (ids, types, times)."""
     if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
@@ -44,8 +61,15 @@ def _text(value: str, ascii_only: bool = False) -> str:
 
 
 def utcnow() -> str:
-    """The current UTC time as an ISO 8601 text ending in Z."""
-    return datetime.now(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
+    """The current UTC time as an ISO 8601 text ending in Z, to the microsecond."""
+    seconds, nanoseconds = divmod(time.time_ns(), 1_000_000_000)
+    return "%s.%06dZ" % (
+        time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)),
+        nanoseconds // 1000,
+    )
+
+
+_QUOTED: dict[tuple[str, str], tuple[str, str]] = {}
 
 
 def chain_hash(
@@ -62,15 +86,20 @@ def chain_hash(
     The JSON is assembled from already-canonical parts, which gives the same text as
     `canonical()` of the whole object without serialising data and meta twice.
     """
+    quoted = _QUOTED.get((campaign, type_))
+    if quoted is None:  # campaigns and types come again and again: quoted once
+        if len(_QUOTED) >= 1024:
+            _QUOTED.clear()
+        quoted = _QUOTED[campaign, type_] = (_text(campaign), _text(type_))
     text = (
         '{"campaign":%s,"data":%s,"meta":%s,"previous":"%s","recorded_at":%s,"type":%s,"version":%d}'
         % (
-            _text(campaign),
+            quoted[0],
             data_json,
             meta_json,
             previous,
             _text(recorded_at, ascii_only=True),
-            _text(type_),
+            quoted[1],
             version,
         )
     )

@@ -29,7 +29,16 @@ from tracker.errors import (
     RuleViolation,
     TrackerError,
 )
-from tracker.events import GENESIS, Event, NewEvent, canonical, chain_hash, decode, utcnow
+from tracker.events import (
+    GENESIS,
+    Event,
+    NewEvent,
+    canonical,
+    canonical_meta,
+    chain_hash,
+    decode,
+    utcnow,
+)
 from tracker.fastload import loader
 from tracker.store import AppendResult, Store
 from tracker.systems.base import EventSchema, GameSystem, _plain
@@ -609,7 +618,7 @@ class Service:
             )
         if record.get("hash") is not None and not recorded_at:
             raise InvalidEvent("a line with a hash needs its recorded_at")
-        data_json, meta_json = canonical(data), _canonical_meta(meta)
+        data_json, meta_json = canonical(data), canonical_meta(meta)
         at = recorded_at or now
         head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
         if record.get("hash") is not None and head != record["hash"]:
@@ -683,23 +692,6 @@ def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
     if event.type == "EventVoided" or event.version in skipped:
         return state
     return system.apply(state, event)
-
-
-_METAS: dict = {}
-
-
-def _canonical_meta(meta: dict) -> str:
-    """canonical(meta), remembered: the lines of a file carry a few metas many times over."""
-    try:
-        key = tuple(meta.items())
-        known = _METAS.get(key)
-    except TypeError:  # a value that is not hashable: made each time
-        return canonical(meta)
-    if known is None:
-        if len(_METAS) > 512:
-            _METAS.clear()
-        known = _METAS[key] = canonical(meta)
-    return known
 
 
 def _chain(*iterables):

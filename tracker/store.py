@@ -16,11 +16,21 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import sqlite_utils
 
 from tracker.errors import Conflict, TrackerError
-from tracker.events import GENESIS, Event, NewEvent, canonical, chain_hash, decode, utcnow
+from tracker.events import (
+    GENESIS,
+    Event,
+    NewEvent,
+    canonical,
+    canonical_meta,
+    chain_hash,
+    decode,
+    utcnow,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -63,8 +73,7 @@ _INSERT = (
 _COLUMNS = "position, campaign, version, type, data, meta, recorded_at, hash"
 
 
-@dataclass(frozen=True)
-class AppendResult:
+class AppendResult(NamedTuple):
     """What an append wrote: the versions from first to last and the new head hash."""
 
     campaign: str
@@ -180,16 +189,21 @@ class Store:
         longer); a writer waiting on the lock file wakes the moment the one before it is
         done. Any process and thread that writes through a Store queues here.
         """
-        if self.path == ":memory:":
+        lock = self._lock()
+        if lock is None:
             yield
             return
-        if self._lock_fd is None:
-            self._lock_fd = os.open(self.path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _lock(self) -> int | None:
+        """The lock file's descriptor (None for a database in memory)."""
+        if self._lock_fd is None and self.path != ":memory:":
+            self._lock_fd = os.open(self.path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)
+        return self._lock_fd
 
     def init(self) -> None:
         """Create the tables, indexes and triggers if they are not there yet."""
@@ -226,17 +240,22 @@ class Store:
         # What does not depend on the head is made before queueing: the canonical texts.
         now = utcnow()
         rows = [
-            (e.type, canonical(e.data), canonical(e.meta), e.recorded_at or now) for e in events
+            (e.type, canonical(e.data), canonical_meta(e.meta), e.recorded_at or now)
+            for e in events
         ]
         request = _Append(campaign, rows, expected_version, events[0].meta.get("idempotency_key"))
         group = self._group
         with group.turn:
-            group.queue.append(request)
-            while not request.done and group.writing:
-                group.turn.wait()
-            if not request.done:
+            if not group.writing:  # nobody writing: this one goes alone, at once
                 group.writing = True
-                batch, group.queue = group.queue, []
+                batch = [request]
+            else:
+                group.queue.append(request)
+                while not request.done and group.writing:
+                    group.turn.wait()
+                if not request.done:
+                    group.writing = True
+                    batch, group.queue = group.queue, []
         if not request.done:
             try:
                 self._commit(batch)
@@ -252,9 +271,11 @@ class Store:
 
     def _commit(self, batch: list[_Append]) -> None:
         """Write a batch of appends in one transaction; each gets its result or its error."""
-        conn = self.conn
+        conn, lock = self.conn, self._lock()
         try:
-            with self._writer():
+            if lock is not None:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     if len(batch) == 1:  # alone: its refusal is the transaction's rollback
@@ -278,6 +299,9 @@ class Store:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+            finally:
+                if lock is not None:
+                    fcntl.flock(lock, fcntl.LOCK_UN)
         except BaseException as error:
             for request in batch:  # nothing of the batch was written
                 request.result, request.error = None, error
