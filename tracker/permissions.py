@@ -53,10 +53,11 @@ class Policy:
             raise Forbidden(f"only the organiser of the campaign may {what}")
 
     def guard(self, campaign: str) -> Guard:
-        self.require_read(campaign)
-        user = self.require_user("record events")
-        member = self.accounts.membership(campaign, user)
+        # A member may read and write: one query answers the usual case.
+        member = self.accounts.membership(campaign, self.user) if self.user else None
         if member is None:
+            self.require_read(campaign)
+            self.require_user("record events")
             raise Forbidden(
                 "only the campaign's members may record events; ask the organiser for an invitation"
             )

@@ -139,6 +139,38 @@ class _States(threading.local):
 
 
 STATES = _States()
+
+
+class _Writers:
+    """The state each campaign's last writer in this process left, for its next writer.
+
+    A writer takes the entry (nobody else can, then), applies its events and puts the new
+    state back: the next append, on whichever thread it comes, starts from it. Readers never
+    see these states (a writer changes them); they keep their own (`STATES`).
+    """
+
+    size = 64
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.entries: OrderedDict = OrderedDict()
+
+    def take(self, key):
+        with self.lock:
+            return self.entries.pop(key, None)
+
+    def put(self, key, entry) -> None:
+        with self.lock:
+            self.entries[key] = entry
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+WRITERS = _Writers()
 # A campaign's first event by its hash: (system, name). The first event never changes, and
 # its hash names it whatever database it is in.
 _FIRSTS: dict[str, tuple[str, str]] = {}
@@ -198,7 +230,11 @@ class Service:
             state, _ = self._fold(campaign, system, upto, voided)
             return View(campaign, system, name, upto, head, latest, state, voided)
         key = (system.fingerprint, campaign)
-        kept = STATES.take(key) if private else STATES.get(key)
+        if private:
+            # A writer: the state the last writer of this process left, else this thread's.
+            kept = WRITERS.take(key) or STATES.take(key)
+        else:
+            kept = STATES.get(key)
         if kept is not None and (kept.version, kept.head) != (upto, head):
             if not private:
                 STATES.take(key)  # it is about to change: no later reader may see it half-way
@@ -389,9 +425,10 @@ class Service:
         if voids and not result.replayed:
             self.store.drop_snapshots(campaign, min(voids))
         elif not result.replayed:
-            # The state the rules just checked is the state at the new head: keep it, so the
-            # next page need not fold it again.
-            STATES.put(
+            # The state the rules just checked is the state at the new head: keep it for the
+            # next writer of this process, whichever thread it comes on, so that it need not
+            # fold anything.
+            WRITERS.put(
                 (view.system.fingerprint, campaign),
                 _Kept(result.last_version, result.head, state, view.voided),
             )

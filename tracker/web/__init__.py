@@ -10,10 +10,11 @@ from collections import OrderedDict
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, g, render_template, request
+from flask import Flask, current_app, g, render_template, request, session
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 
-from tracker import config
+from tracker import config, systems
 from tracker.accounts import Accounts, User
 from tracker.permissions import Policy
 from tracker.service import Service
@@ -50,6 +51,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from flask_wtf.csrf import CSRFError
 
     csrf.init_app(app)
+    app.session_interface = _Sessions()
+    systems.registry()  # every game system imported now, not on a first request
 
     from tracker import cli
 
@@ -99,6 +102,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
+class _Sessions(SecureCookieSessionInterface):
+    """Cookie sessions, except for calls that bring an API token: a token is the session."""
+
+    def open_session(self, app, request):
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return self.make_null_session(app)
+        return super().open_session(app, request)
+
+
 _kept = threading.local()
 
 
@@ -108,8 +120,6 @@ def store() -> Store:
     Closing the last connection to a WAL database checkpoints it, which costs disk syncs:
     a connection kept per thread (and per database file) spares every request that cost.
     """
-    from flask import current_app
-
     if "store" not in g:
         path = current_app.config["DATABASE"]
         kept = getattr(_kept, "stores", None)
@@ -128,8 +138,6 @@ def store() -> Store:
 
 
 def service() -> Service:
-    from flask import current_app
-
     return Service(store(), current_app.config["ROLLER"])
 
 
@@ -139,8 +147,6 @@ def accounts() -> Accounts:
 
 def current_user() -> User | None:
     """The account behind this request: an API token, else the logged-in session."""
-    from flask import current_app, request, session
-
     if "user" in g:
         return g.user
     user = None
