@@ -15,7 +15,7 @@ from pathlib import Path
 from bench import data
 from tracker import systems
 from tracker.events import GENESIS, NewEvent, canonical, chain_hash, utcnow
-from tracker.service import STATES, Service, fold
+from tracker.service import STATES, WRITERS, Service, fold
 from tracker.store import _INSERT, SCHEMA, Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -378,6 +378,7 @@ def time_travel(size: str = "100k") -> Figure:
 
     def head():
         STATES.clear()
+        WRITERS.clear()
         service.state(cid)
 
     # Three middle events 1,000 apart, each asked for the first time: the first folds from
@@ -385,6 +386,7 @@ def time_travel(size: str = "100k") -> Figure:
     t_mid = []
     for version in (latest // 2, latest // 2 + 1000, latest // 2 + 2000):
         STATES.clear()
+        WRITERS.clear()
         start = time.perf_counter()
         service.state(cid, version)
         t_mid.append(time.perf_counter() - start)
@@ -392,6 +394,7 @@ def time_travel(size: str = "100k") -> Figure:
     first_mid = t_mid[0]
     t_mid = sum(t_mid) / len(t_mid)
     STATES.clear()
+    WRITERS.clear()
     store.close()
     return Figure(
         f"state mid-log ({size})",
