@@ -171,9 +171,6 @@ class Store:
         # FULL: an acknowledged commit survives a power cut, not only a crash.
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
-        # Pages read through a memory map: a connection whose cache another writer made stale
-        # reads them again without a system call each.
-        conn.execute("PRAGMA mmap_size = 268435456")
         self.db = sqlite_utils.Database(conn)
         self.conn = conn
         self._lock_fd: int | None = None
