@@ -43,6 +43,9 @@ from tracker.fastload import loader
 from tracker.store import AppendResult, Store
 from tracker.systems.base import EventSchema, GameSystem, _plain
 
+# A fold leaves a snapshot at least this often (more seldom for big states).
+SNAPSHOT_SPACING = 1000
+
 CAMPAIGN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
 
@@ -279,9 +282,25 @@ class Service:
             if not any(t <= version < v for t, v in voided.items()):
                 after, state = version, decode(text)
         skipped = set(voided) | set(skip)
-        counted = _Counted(self.store.read(campaign, after=after, upto=upto))
-        state = fold(system, counted, skipped, state)
-        return state, counted.count
+        replayed, spacing, kept = 0, SNAPSHOT_SPACING, []
+        while after < upto:
+            # In stretches, leaving a snapshot at the end of each one: a later look at any
+            # moment of the log then folds one stretch at most.
+            end = min(upto, (after // spacing + 1) * spacing)
+            counted = _Counted(self.store.read(campaign, after=after, upto=end))
+            state = fold(system, counted, skipped, state)
+            replayed += counted.count
+            after = end
+            # A state is kept only if it is the state as of its own event: no void recorded
+            # later reaches back before it (and never while checking a void).
+            if end < upto and not skip and not any(t <= end < v for t, v in voided.items()):
+                text = json.dumps(state)
+                kept.append((end, text))
+                # Big states are kept further apart: at most ~256 bytes of snapshot an event.
+                spacing = max(SNAPSHOT_SPACING, len(text) // 256 // 1000 * 1000)
+        if kept:
+            self.store.save_snapshots(campaign, system.fingerprint, kept)
+        return state, replayed
 
     def history(self, campaign: str, upto: int | None = None) -> Iterator[Entry]:
         """Every event up to `upto` with its words, folded as it goes (the audit log)."""
@@ -425,6 +444,11 @@ class Service:
         if voids and not result.replayed:
             self.store.drop_snapshots(campaign, min(voids))
         elif not result.replayed:
+            if result.last_version // SNAPSHOT_SPACING > view.version // SNAPSHOT_SPACING:
+                # A campaign that only grows by appends still leaves a snapshot now and then.
+                self.store.save_snapshot(
+                    campaign, view.system.fingerprint, result.last_version, json.dumps(state)
+                )
             # The state the rules just checked is the state at the new head: keep it for the
             # next writer of this process, whichever thread it comes on, so that it need not
             # fold anything.

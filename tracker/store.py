@@ -499,11 +499,24 @@ class Store:
     # -- snapshots: a cache, never the truth -------------------------------------------------
 
     def save_snapshot(self, campaign: str, fingerprint: str, version: int, state_json: str):
-        self.conn.execute(
-            "INSERT OR REPLACE INTO snapshots (campaign, fingerprint, version, state) "
-            "VALUES (?, ?, ?, ?)",
-            (campaign, fingerprint, version, state_json),
-        )
+        self.save_snapshots(campaign, fingerprint, [(version, state_json)])
+
+    def save_snapshots(self, campaign: str, fingerprint: str, states: list[tuple[int, str]]):
+        """Keep folded states [(version, state_json)] of a campaign, in one transaction."""
+        conn = self.conn
+        with self._writer():
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO snapshots (campaign, fingerprint, version, state) "
+                    "VALUES (?, ?, ?, ?)",
+                    [(campaign, fingerprint, version, text) for version, text in states],
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
 
     def latest_snapshot(self, campaign: str, fingerprint: str, upto: int) -> tuple[int, str] | None:
         return self.conn.execute(

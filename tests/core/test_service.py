@@ -387,3 +387,60 @@ def test_verify_through_the_service_names_a_tampered_event(sample, db_path):
     raw.close()
     broken = sample.verify(CAMPAIGN)
     assert broken.version == 7
+
+
+def test_a_fold_leaves_snapshots_along_the_log_each_the_state_as_of_its_event(sample, monkeypatch):
+    import tracker.service as service_module
+
+    monkeypatch.setattr(service_module, "SNAPSHOT_SPACING", 40)
+    sample.store.drop_snapshots()
+    service_module.STATES.clear()
+    latest = sample.state(CAMPAIGN).version
+    versions = [
+        v
+        for (v,) in sample.store.conn.execute(
+            "SELECT version FROM snapshots WHERE campaign = ? ORDER BY version", (CAMPAIGN,)
+        )
+    ]
+    assert versions[:3] == [40, 80, 120] and versions[-1] == latest
+    system = sample.state(CAMPAIGN).system
+    for version in versions[:-1]:
+        (text,) = sample.store.conn.execute(
+            "SELECT state FROM snapshots WHERE campaign = ? AND version = ?", (CAMPAIGN, version)
+        ).fetchone()
+        voided = sample.store.voids(CAMPAIGN, version)
+        afresh = service_module.fold(system, sample.store.read(CAMPAIGN, upto=version), voided)
+        assert json.loads(text) == json.loads(json.dumps(afresh))
+    # A look at an early moment folds one stretch at most from the snapshot before it.
+    read = []
+    real_read = sample.store.read
+    monkeypatch.setattr(
+        sample.store, "read", lambda *a, **k: (read.append(e) or e for e in real_read(*a, **k))
+    )
+    service_module.STATES.clear()
+    sample.state(CAMPAIGN, 95)
+    assert len(read) == 15
+
+
+def test_a_void_recorded_later_does_not_reach_into_an_earlier_moment(sample, monkeypatch):
+    import tracker.service as service_module
+
+    monkeypatch.setattr(service_module, "SNAPSHOT_SPACING", 40)
+    history = list(sample.history(CAMPAIGN))
+    target = next(
+        e.event.version
+        for e in history
+        if e.event.type == "ArtefactDiscarded" or e.event.type == "TerritoryConquered"
+    )
+    before = sample.state(CAMPAIGN, target + 50).state
+    head = sample.state(CAMPAIGN).version
+    try:
+        sample.append(
+            CAMPAIGN, [{"type": "EventVoided", "data": {"version": target, "reason": "typo"}}], head
+        )
+    except BatchError:
+        pytest.skip("this event has later events that depend on it")
+    service_module.STATES.clear()
+    sample.state(CAMPAIGN)  # a fold that leaves snapshots with the void applied, where it may
+    service_module.STATES.clear()
+    assert sample.state(CAMPAIGN, target + 50).state == before  # as it stood then
