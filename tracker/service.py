@@ -14,6 +14,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from marshmallow import ValidationError, fields, validate
@@ -578,21 +579,22 @@ class Service:
         """
         campaigns: dict[str, dict] = {}
         now = utcnow()
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = decode(line)
-            except ValueError as err:
-                raise ImportFailed(number, f"is not JSON ({err.msg})") from None
-            if not isinstance(record, dict):
-                raise ImportFailed(number, "is not a JSON object")
-            try:
-                self._import_one(campaigns, record, actor, now)
-            except BatchError as err:
-                raise ImportFailed(number, err.error.message) from None
-            except TrackerError as err:
-                raise ImportFailed(number, err.message) from None
+        with cycles_paused():  # events, rows and states: plain data, no cycles to find
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = decode(line)
+                except ValueError as err:
+                    raise ImportFailed(number, f"is not JSON ({err.msg})") from None
+                if not isinstance(record, dict):
+                    raise ImportFailed(number, "is not a JSON object")
+                try:
+                    self._import_one(campaigns, record, actor, now)
+                except BatchError as err:
+                    raise ImportFailed(number, err.error.message) from None
+                except TrackerError as err:
+                    raise ImportFailed(number, err.message) from None
         if not campaigns:
             raise ImportFailed(0, "the file holds no event")
         return self.store.import_rows({c: run["rows"] for c, run in campaigns.items()})
@@ -718,20 +720,28 @@ def fold(system: GameSystem, events: Iterable[Event], skipped=(), state=None) ->
     long fold allocates, is paused for the loop.
     """
     apply, start = system.apply, system.initial_state
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    with cycles_paused():
         for event in events:
             kind = event.type
             if kind == "CampaignStarted":
                 state = start(event.data["settings"])
             elif kind != "EventVoided" and event.version not in skipped:
                 state = apply(state, event)
+    return state
+
+
+@contextmanager
+def cycles_paused():
+    """The cycle collector paused for a loop over plain data (it would find nothing to free,
+    walking everything the loop keeps, again and again), and resumed after it."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
     finally:
         if paused:
             gc.enable()
-    return state
 
 
 class _Counted:
