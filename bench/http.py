@@ -140,10 +140,11 @@ def run(work_dir: Path, per_client: int = 100) -> tuple[Figure, dict]:
                 )
                 assert status == 201, status
 
-        # Warm both paths, then alternate: best of two each.
+        # Warm both paths, then alternate: best of four each (the machine has slow moments).
         _run(CLIENTS, noop, 10)
+        _run(CLIENTS, append_own, 5)
         t_noop, t_append = [], []
-        for _ in range(2):
+        for _ in range(4):
             t_noop.append(_run(CLIENTS, noop, per_client))
             t_append.append(_run(CLIENTS, append_own, per_client // 2))
         total = CLIENTS * per_client
