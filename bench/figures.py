@@ -374,7 +374,9 @@ def time_travel(size: str = "100k") -> Figure:
     service = Service(store)
     latest = store.version(cid)
     store.drop_snapshots(cid)  # the same start on every run: no snapshot left by the last one
-    service.state(cid)  # a snapshot at the head, as any served campaign has
+    STATES.clear()  # as a process starting on the campaign: nothing folded in memory yet
+    WRITERS.clear()
+    service.state(cid)  # the snapshots its first fold leaves, as any served campaign has
 
     def head():
         STATES.clear()
