@@ -692,14 +692,14 @@ class Warcry(GameSystem):
         return wb, fighter, am
 
     def _on_InjuryRolled(self, state, data, version):
-        wb, fighter, _ = self._roll_for(state, data, 2, "injuries", "injury roll", version)
+        wb, fighter, am = self._roll_for(state, data, 2, "injuries", "injury roll", version)
         outcome = t.injury(data["dice"], fighter["leader"])
         if outcome == t.KILLED:
             self._lose_fighter(wb, data["fighter"], "dead")
         elif outcome == t.LOSES_FAVOUR:
             fighter["destiny"] = max(0, fighter["destiny"] - 1)
-        wb["aftermath"]["injuries"].remove(data["fighter"])
-        self._report(state, wb)["injuries"].append(
+        am["injuries"].remove(data["fighter"])
+        am["report"]["injuries"].append(
             {
                 "fighter": data["fighter"],
                 "dice": data["dice"],
@@ -707,15 +707,16 @@ class Warcry(GameSystem):
                 "destiny": fighter["destiny"],
             }
         )
-        self._settle(state, wb, version)
+        if not am["injuries"]:  # the step owes nothing more: pass what passes by itself
+            self._settle(state, wb, version)
 
     def _on_DestinyRolled(self, state, data, version):
-        wb, fighter, _ = self._roll_for(state, data, 3, "destiny", "destiny roll", version)
+        wb, fighter, am = self._roll_for(state, data, 3, "destiny", "destiny roll", version)
         gained = t.destiny_gained(data["dice"])
         if gained:
             fighter["destiny"] = min(t.MAX_DESTINY, fighter["destiny"] + 1)
-        wb["aftermath"]["destiny"].remove(data["fighter"])
-        self._report(state, wb)["destiny"].append(
+        am["destiny"].remove(data["fighter"])
+        am["report"]["destiny"].append(
             {
                 "fighter": data["fighter"],
                 "dice": data["dice"],
@@ -723,7 +724,8 @@ class Warcry(GameSystem):
                 "destiny": fighter["destiny"],
             }
         )
-        self._settle(state, wb, version)
+        if not am["destiny"]:  # the step owes nothing more: pass what passes by itself
+            self._settle(state, wb, version)
 
     def _on_PerishableRolled(self, state, data, version):
         wb, fighter, _ = self._roll_for(state, data, 5, "perishable", "perishable roll", version)
