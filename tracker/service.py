@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import gc
 import json
+import multiprocessing
+import os
+import queue
 import re
 import threading
 from collections import OrderedDict
@@ -574,50 +577,65 @@ class Service:
     def import_lines(self, lines: Iterable[str], *, actor: str = "import") -> list[AppendResult]:
         """Import JSON Lines: every event checked by its rules; all of the file or nothing.
 
-        Each line is checked, made canonical and chained as it is read; the rows are written
-        in one transaction at the end. A line without its recorded_at is recorded now.
+        Each line is read (decoded, its shape and schema checked, made canonical: `_read_line`)
+        and then checked by the rules and chained, in order; the rows are written in one
+        transaction at the end. A long file is read by a helper process while this one applies
+        the rules (`_read_lines`). A line without its recorded_at is recorded now.
         """
+        if not isinstance(lines, list):
+            lines = list(lines)
         campaigns: dict[str, dict] = {}
+        rows: list[tuple] = []
         now = utcnow()
-        with cycles_paused():  # events, rows and states: plain data, no cycles to find
-            for number, line in enumerate(lines, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = decode(line)
-                except ValueError as err:
-                    raise ImportFailed(number, f"is not JSON ({err.msg})") from None
-                if not isinstance(record, dict):
-                    raise ImportFailed(number, "is not a JSON object")
-                try:
-                    self._import_one(campaigns, record, actor, now)
-                except BatchError as err:
-                    raise ImportFailed(number, err.error.message) from None
-                except TrackerError as err:
-                    raise ImportFailed(number, err.message) from None
-        if not campaigns:
-            raise ImportFailed(0, "the file holds no event")
-        return self.store.import_rows({c: run["rows"] for c, run in campaigns.items()})
+        # A long file's rows are written while it is still being read, in one transaction of
+        # a connection of their own that commits only once every line has passed. (The
+        # writing thread starts after the helper process that reads is forked.)
+        streams = len(lines) >= PARALLEL_IMPORT and self.store.path != ":memory:"
+        writer = None
+        try:
+            with cycles_paused():  # events, rows and states: plain data, no cycles to find
+                for line in _read_lines(lines, actor):
+                    if line[_EARLY]:
+                        raise ImportFailed(line[_NUMBER], line[_EARLY])
+                    try:
+                        rows.append(self._import_one(campaigns, line, now))
+                    except BatchError as err:
+                        raise ImportFailed(line[_NUMBER], err.error.message) from None
+                    except TrackerError as err:
+                        raise ImportFailed(line[_NUMBER], err.message) from None
+                    if streams and len(rows) >= _CHUNK:
+                        writer = writer or _RowWriter(self.store.path)
+                        writer.write(rows)
+                        rows = []
+            if not campaigns:
+                raise ImportFailed(0, "the file holds no event")
+            if writer is None:
+                self.store.import_rows(rows)
+            else:
+                writer.write(rows)
+                writer.finish(commit=True)
+        except BaseException:
+            if writer is not None:
+                writer.finish(commit=False)
+            raise
+        return [AppendResult(c, 1, run["version"], run["head"]) for c, run in campaigns.items()]
 
-    _LINE_FIELDS = frozenset(("campaign", "version", "type", "data", "meta", "recorded_at", "hash"))
-
-    def _import_one(self, campaigns, record, actor, now):
-        unknown = record.keys() - self._LINE_FIELDS
-        if unknown:
-            raise InvalidEvent(f"unknown fields {', '.join(sorted(unknown))}")
-        campaign = record.get("campaign")
-        type_ = record.get("type")
-        if not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign):
-            raise InvalidEvent(
-                "the campaign id is missing or is not lower-case letters, digits and dashes"
-            )
-        meta = record.get("meta") or {"source": "import"}
-        if not isinstance(meta, dict):
-            raise InvalidEvent("meta is a JSON object")
-        meta = {"actor": actor, **meta} if "actor" not in meta else meta
-        recorded_at = record.get("recorded_at")
-        if recorded_at is not None and not isinstance(recorded_at, str):
-            raise InvalidEvent("recorded_at is a time such as 2026-01-31T18:00:00.000000Z")
+    def _import_one(self, campaigns, line: tuple, now: str) -> tuple:
+        """One line as read, checked by the rules against its campaign so far, then chained."""
+        (
+            _,
+            campaign,
+            type_,
+            meta_json,
+            recorded_at,
+            given,
+            given_hash,
+            data,
+            data_json,
+            _,
+            late,
+            text,
+        ) = line
         run = campaigns.get(campaign)
         if run is None:
             if self.store.exists(campaign):
@@ -628,69 +646,57 @@ class Service:
                 raise RuleViolation(
                     f"campaign {campaign!r} must begin with CampaignStarted, not {type_}"
                 )
-            data = self._load_core(type_, record.get("data") or {})
+            if late:
+                raise InvalidEvent(late)
+            data = decode(data_json) if data is None else data
             system = systems.get(data["system"])
-            data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
-            state = system.initial_state(data["settings"])
             run = campaigns[campaign] = {
                 "system": system,
-                "state": state,
+                "state": system.initial_state(data["settings"]),
                 "version": 1,
                 "head": GENESIS,
-                "rows": [],
-                "pending": [],
+                "pending": [Event(None, campaign, 1, type_, data, meta_json, None, None)],
             }
-            run["pending"].append(Event(None, campaign, 1, type_, data, meta, None, None))
-        elif type_ in run["system"].events:
-            # The usual line, checked as `check` would check it, without its generality.
-            system, raw = run["system"], record.get("data")
-            raw = {} if raw is None else raw
-            if not isinstance(raw, dict):
-                raise InvalidEvent(
-                    "an event's data is a JSON object", {"data": ["must be an object"]}
-                )
-            data = system.load(type_, raw)
-            for name, spec in system.drawn_fields(type_).items():
-                if data.get(name) is None:
-                    raise InvalidEvent(
-                        f"{type_}: {name}: an imported event carries its {spec.label} result",
-                        {name: ["missing"]},
-                    )
+        elif data_json is not None:
+            # The usual line: its data was loaded by its schema when the line was read.
+            if late:
+                raise InvalidEvent(late)
+            data = decode(data_json) if data is None else data
             run["version"] += 1
-            event = Event(None, campaign, run["version"], type_, data, meta, None, None)
-            run["state"] = system.apply(run["state"], event)
+            event = Event(None, campaign, run["version"], type_, data, meta_json, None, None)
+            run["state"] = run["system"].apply(run["state"], event)
             run["pending"].append(event)
-        else:
+        else:  # a correction, an unknown type, a second start: the batch machinery says
+            if late:
+                raise InvalidEvent(late)
             [event], run["state"] = self.check(
                 campaign,
                 run["system"],
                 run["state"],
                 run["version"],
-                [{"type": type_, "data": record.get("data"), "meta": meta}],
+                [{"type": type_, "data": decode(text).get("data"), "meta": decode(meta_json)}],
                 meta={},
                 roller=None,
                 pending=run["pending"],
             )
-            data, meta = event.data, event.meta
+            data_json, meta_json = canonical(event.data), canonical_meta(event.meta)
             run["version"] += 1
         version = run["version"]
-        given = record.get("version")
         if given is not None and given != version:
             raise RuleViolation(
                 f"this is event {version} of {campaign!r}, but the line says version {given}"
             )
-        if record.get("hash") is not None and not recorded_at:
+        if given_hash is not None and not recorded_at:
             raise InvalidEvent("a line with a hash needs its recorded_at")
-        data_json, meta_json = canonical(data), canonical_meta(meta)
         at = recorded_at or now
         head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
-        if record.get("hash") is not None and head != record["hash"]:
+        if given_hash is not None and head != given_hash:
             raise RuleViolation(
                 "its hash does not match the events before it: the file "
                 "was changed after it was exported"
             )
         run["head"] = head
-        run["rows"].append((campaign, version, type_, data_json, meta_json, at, head))
+        return (campaign, version, type_, data_json, meta_json, at, head)
 
     # -- upkeep ----------------------------------------------------------------------------
 
@@ -763,6 +769,185 @@ def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
     if event.type == "EventVoided" or event.version in skipped:
         return state
     return system.apply(state, event)
+
+
+# -- reading an import's lines ------------------------------------------------------------------
+
+# A file this long is read by a helper process while this one applies the rules.
+PARALLEL_IMPORT = 20_000
+_CHUNK = 2_000
+_LINE_FIELDS = frozenset(("campaign", "version", "type", "data", "meta", "recorded_at", "hash"))
+# A line as read is a plain tuple (cheap to hand from one process to another):
+# (number, campaign, type, meta_json, recorded_at, version, hash, data, data_json, early, late,
+#  text). `early` is a fault of the line itself, reported at once; `late` one the rules' side
+# would meet only after checking the campaign so far, reported then (so that the first fault
+# of the file is the one named). `data_json` is the canonical data of a usual event (`data`
+# itself too when read in this process); None leaves the line to the batch machinery, which
+# reads its `text` again.
+_NUMBER, _EARLY = 0, 9
+
+
+def _read_line(number: int, text: str, actor: str, known: dict, keep_data: bool):
+    """What can be known of a line without its campaign's state; None for a blank line.
+
+    `known` maps each campaign started so far in the file to its game system.
+    """
+    if not text.strip():
+        return None
+    try:
+        record = decode(text)
+    except ValueError as err:
+        return _fault(number, f"is not JSON ({err.msg})")
+    if not isinstance(record, dict):
+        return _fault(number, "is not a JSON object")
+    if not _LINE_FIELDS.issuperset(record):
+        unknown = record.keys() - _LINE_FIELDS
+        return _fault(number, f"unknown fields {', '.join(sorted(unknown))}")
+    campaign, type_ = record.get("campaign"), record.get("type")
+    system = known.get(campaign) if type(campaign) is str else None
+    if system is None and (not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign)):
+        return _fault(
+            number, "the campaign id is missing or is not lower-case letters, digits and dashes"
+        )
+    meta = record.get("meta") or {"source": "import"}
+    if not isinstance(meta, dict):
+        return _fault(number, "meta is a JSON object")
+    if "actor" not in meta:
+        meta = {"actor": actor, **meta}
+    recorded_at = record.get("recorded_at")
+    if recorded_at is not None and not isinstance(recorded_at, str):
+        return _fault(number, "recorded_at is a time such as 2026-01-31T18:00:00.000000Z")
+    data = late = None
+    try:
+        if system is None:
+            if type_ == "CampaignStarted":
+                data = loader(CampaignStartedSchema)(record.get("data") or {})
+                system = systems.get(data["system"])
+                data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
+                known[campaign] = system
+        else:
+            if type_ in system.events:
+                raw = record.get("data")
+                raw = {} if raw is None else raw
+                if not isinstance(raw, dict):
+                    raise InvalidEvent("an event's data is a JSON object")
+                data = system.load(type_, raw)
+                for name, spec in system.drawn_fields(type_).items():
+                    if data.get(name) is None:
+                        raise InvalidEvent(
+                            f"{type_}: {name}: an imported event carries its {spec.label} result"
+                        )
+    except ValidationError as err:
+        data, late = None, _plain(type_, err.messages)
+    except TrackerError as err:
+        data, late = None, err.message
+    return (
+        number,
+        campaign,
+        type_,
+        canonical_meta(meta),
+        recorded_at,
+        record.get("version"),
+        record.get("hash"),
+        data if keep_data else None,
+        None if data is None else canonical(data),
+        None,
+        late,
+        None if data is not None else text,
+    )
+
+
+def _fault(number: int, words: str) -> tuple:
+    return (number, "", None, None, None, None, None, None, None, words, None, None)
+
+
+def _read_lines(lines: list[str], actor: str) -> Iterator[tuple]:
+    """Each line that is not blank, as read (see `_read_line`), in order.
+
+    A long file is read by a helper process, a chunk at a time and in order, while this one
+    applies the rules to the lines already read: reading a line costs about as much as its
+    rules, and the machine has a second core.
+    """
+    if len(lines) >= PARALLEL_IMPORT and _may_fork():
+        chunks = [(start, lines[start : start + _CHUNK]) for start in range(0, len(lines), _CHUNK)]
+        with multiprocessing.get_context("fork").Pool(1, _reader_starts, (actor,)) as pool:
+            for part in pool.imap(_read_chunk, chunks):
+                yield from part
+        return
+    known: dict = {}
+    for number, text in enumerate(lines, start=1):
+        line = _read_line(number, text, actor, known, True)
+        if line is not None:
+            yield line
+
+
+class _RowWriter:
+    """An import's rows written by a thread of their own while the file is still being read.
+
+    SQLite does its part of an insert without holding Python's lock, so the rows go in while
+    the rules check the next lines. The thread holds one transaction on its own connection to
+    the database file (its rows are seen by nobody, this import included, until it commits)
+    and commits only when told every line has passed; any fault rolls all of it back.
+    """
+
+    def __init__(self, path: str):
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.error: BaseException | None = None
+        self.path = path
+        self.thread = threading.Thread(target=self._run, name="import-writer", daemon=True)
+        self.thread.start()
+
+    def write(self, rows: list[tuple]) -> None:
+        self.queue.put(rows)
+
+    def finish(self, commit: bool) -> None:
+        self.queue.put(commit)
+        self.thread.join()
+        if commit and self.error is not None:
+            raise self.error
+
+    def _run(self) -> None:
+        store = Store(self.path)
+        conn = store.conn
+        try:
+            with store._writer():
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    while (item := self.queue.get()) is not True and item is not False:
+                        store.write_new(item)
+                    conn.execute("COMMIT" if item else "ROLLBACK")
+                except BaseException as error:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    self.error = error
+                    while (item := self.queue.get()) is not True and item is not False:
+                        pass  # the import goes on reading; its end says what to do
+        finally:
+            store.close()
+
+
+def _may_fork() -> bool:
+    """Only a process with one thread forks safely, and only a second core makes it pay."""
+    return hasattr(os, "fork") and threading.active_count() == 1 and (os.cpu_count() or 1) > 1
+
+
+_READER: dict = {}
+
+
+def _reader_starts(actor: str) -> None:
+    """In the helper process: what it keeps from one chunk to the next."""
+    _READER.update(actor=actor, known={})
+
+
+def _read_chunk(chunk: tuple[int, list[str]]) -> list[tuple]:
+    start, texts = chunk
+    actor, known = _READER["actor"], _READER["known"]
+    out = []
+    for offset, text in enumerate(texts, start=1):
+        line = _read_line(start + offset, text, actor, known, False)
+        if line is not None:
+            out.append(line)
+    return out
 
 
 def _chain(*iterables):

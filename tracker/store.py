@@ -324,32 +324,33 @@ class Store:
             self.conn.executemany(_INSERT, out)
         return AppendResult(campaign, first, version, head)
 
-    def import_rows(self, campaigns: dict[str, list[tuple]]) -> list[AppendResult]:
+    def import_rows(self, rows: list[tuple]) -> None:
         """Write whole new campaigns in one transaction: all of them or none.
 
         Each row is (campaign, version, type, data_json, meta_json, recorded_at, hash), already
         canonical and chained from the genesis hash (an import checks and hashes each line as
-        it reads it, so nothing is serialised or hashed twice); `verify` recomputes them.
+        it reads it, so nothing is serialised or hashed twice); `verify` recomputes them. A
+        campaign's first row finds the campaign empty, or the whole import is a Conflict.
         """
         conn = self.conn
         with self._writer():
             conn.execute("BEGIN IMMEDIATE")
             try:
-                results = []
-                for campaign, rows in campaigns.items():
-                    version, _ = self._head(campaign)
-                    if version != 0:
-                        raise Conflict(campaign, 0, version)
-                    if not rows or rows[0][1] != 1 or rows[-1][1] != len(rows):
-                        raise TrackerError(f"the rows of {campaign!r} are not versions 1 to n")
-                    conn.executemany(_INSERT, rows)
-                    results.append(AppendResult(campaign, 1, len(rows), rows[-1][6]))
+                self.write_new(rows)
                 conn.execute("COMMIT")
-                return results
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
+
+    def write_new(self, rows: list[tuple]) -> None:
+        """Insert the rows of new campaigns, in a transaction the caller holds."""
+        for row in rows:
+            if row[1] == 1:
+                version, _ = self._head(row[0])
+                if version != 0:
+                    raise Conflict(row[0], 0, version)
+        self.conn.executemany(_INSERT, rows)
 
     def _head(self, campaign: str) -> tuple[int, str]:
         row = self.conn.execute(

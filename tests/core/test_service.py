@@ -444,3 +444,56 @@ def test_a_void_recorded_later_does_not_reach_into_an_earlier_moment(sample, mon
     sample.state(CAMPAIGN)  # a fold that leaves snapshots with the void applied, where it may
     service_module.STATES.clear()
     assert sample.state(CAMPAIGN, target + 50).state == before  # as it stood then
+
+
+@pytest.fixture
+def long_file_path(monkeypatch):
+    """Imports as a long file is imported: read by a helper process, written while read."""
+    import tracker.service as service_module
+
+    monkeypatch.setattr(service_module, "PARALLEL_IMPORT", 50)
+    monkeypatch.setattr(service_module, "_CHUNK", 20)
+    monkeypatch.setattr(service_module, "_may_fork", lambda: True)
+
+
+def _rows(store):
+    return store.conn.execute(
+        "SELECT campaign, version, type, data, meta, recorded_at, hash FROM events "
+        "ORDER BY campaign, version"
+    ).fetchall()
+
+
+def test_a_long_file_read_by_a_helper_process_imports_the_same_rows(
+    sample, tmp_path, long_file_path
+):
+    exported = list(sample.export(CAMPAIGN))
+    other = Service(Store(tmp_path / "long.db"))
+    other.store.init()
+    [result] = other.import_lines(exported)
+    assert result.last_version == sample.store.version(CAMPAIGN)
+    assert _rows(other.store) == _rows(sample.store)
+    assert other.state(CAMPAIGN).state == sample.state(CAMPAIGN).state
+    assert other.verify() is None
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda line: "{not json", "is not JSON"),
+        (lambda line: line.replace('"data": {', '"data": {"bogus": 1, ', 1), "bogus"),
+        (lambda line: line.replace('"version": ', '"version": 1', 1), "but the line says version"),
+    ],
+)
+def test_a_long_file_with_a_bad_line_names_it_and_writes_nothing(
+    sample, tmp_path, long_file_path, change, words
+):
+    exported = list(sample.export(CAMPAIGN))
+    bad = len(exported) * 2 // 3
+    assert exported[bad - 1].count('"data": {') >= 1
+    exported[bad - 1] = change(exported[bad - 1])
+    other = Service(Store(tmp_path / "long.db"))
+    other.store.init()
+    with pytest.raises(ImportFailed) as caught:
+        other.import_lines(exported)
+    assert f"line {bad}" in str(caught.value) and words in str(caught.value)
+    assert other.store.count() == 0
