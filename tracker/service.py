@@ -12,7 +12,6 @@ import gc
 import json
 import multiprocessing
 import os
-import queue
 import re
 import threading
 from collections import OrderedDict
@@ -587,37 +586,19 @@ class Service:
         campaigns: dict[str, dict] = {}
         rows: list[tuple] = []
         now = utcnow()
-        # A long file's rows are written while it is still being read, in one transaction of
-        # a connection of their own that commits only once every line has passed. (The
-        # writing thread starts after the helper process that reads is forked.)
-        streams = len(lines) >= PARALLEL_IMPORT and self.store.path != ":memory:"
-        writer = None
-        try:
-            with cycles_paused():  # events, rows and states: plain data, no cycles to find
-                for line in _read_lines(lines, actor):
-                    if line[_EARLY]:
-                        raise ImportFailed(line[_NUMBER], line[_EARLY])
-                    try:
-                        rows.append(self._import_one(campaigns, line, now))
-                    except BatchError as err:
-                        raise ImportFailed(line[_NUMBER], err.error.message) from None
-                    except TrackerError as err:
-                        raise ImportFailed(line[_NUMBER], err.message) from None
-                    if streams and len(rows) >= _CHUNK:
-                        writer = writer or _RowWriter(self.store.path)
-                        writer.write(rows)
-                        rows = []
-            if not campaigns:
-                raise ImportFailed(0, "the file holds no event")
-            if writer is None:
-                self.store.import_rows(rows)
-            else:
-                writer.write(rows)
-                writer.finish(commit=True)
-        except BaseException:
-            if writer is not None:
-                writer.finish(commit=False)
-            raise
+        with cycles_paused():  # events, rows and states: plain data, no cycles to find
+            for line in _read_lines(lines, actor):
+                if line[_EARLY]:
+                    raise ImportFailed(line[_NUMBER], line[_EARLY])
+                try:
+                    rows.append(self._import_one(campaigns, line, now))
+                except BatchError as err:
+                    raise ImportFailed(line[_NUMBER], err.error.message) from None
+                except TrackerError as err:
+                    raise ImportFailed(line[_NUMBER], err.message) from None
+        if not campaigns:
+            raise ImportFailed(0, "the file holds no event")
+        self.store.import_rows(rows)
         return [AppendResult(c, 1, run["version"], run["head"]) for c, run in campaigns.items()]
 
     def _import_one(self, campaigns, line: tuple, now: str) -> tuple:
@@ -879,51 +860,6 @@ def _read_lines(lines: list[str], actor: str) -> Iterator[tuple]:
         line = _read_line(number, text, actor, known, True)
         if line is not None:
             yield line
-
-
-class _RowWriter:
-    """An import's rows written by a thread of their own while the file is still being read.
-
-    SQLite does its part of an insert without holding Python's lock, so the rows go in while
-    the rules check the next lines. The thread holds one transaction on its own connection to
-    the database file (its rows are seen by nobody, this import included, until it commits)
-    and commits only when told every line has passed; any fault rolls all of it back.
-    """
-
-    def __init__(self, path: str):
-        self.queue: queue.SimpleQueue = queue.SimpleQueue()
-        self.error: BaseException | None = None
-        self.path = path
-        self.thread = threading.Thread(target=self._run, name="import-writer", daemon=True)
-        self.thread.start()
-
-    def write(self, rows: list[tuple]) -> None:
-        self.queue.put(rows)
-
-    def finish(self, commit: bool) -> None:
-        self.queue.put(commit)
-        self.thread.join()
-        if commit and self.error is not None:
-            raise self.error
-
-    def _run(self) -> None:
-        store = Store(self.path)
-        conn = store.conn
-        try:
-            with store._writer():
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    while (item := self.queue.get()) is not True and item is not False:
-                        store.write_new(item)
-                    conn.execute("COMMIT" if item else "ROLLBACK")
-                except BaseException as error:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    self.error = error
-                    while (item := self.queue.get()) is not True and item is not False:
-                        pass  # the import goes on reading; its end says what to do
-        finally:
-            store.close()
 
 
 def _may_fork() -> bool:

@@ -448,7 +448,7 @@ def test_a_void_recorded_later_does_not_reach_into_an_earlier_moment(sample, mon
 
 @pytest.fixture
 def long_file_path(monkeypatch):
-    """Imports as a long file is imported: read by a helper process, written while read."""
+    """Imports as a long file is imported: read by a helper process."""
     import tracker.service as service_module
 
     monkeypatch.setattr(service_module, "PARALLEL_IMPORT", 50)
