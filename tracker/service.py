@@ -773,6 +773,7 @@ def _read_line(number: int, text: str, actor: str, known: dict, keep_data: bool)
 
     `known` maps each campaign started so far in the file to its game system.
     """
+    text = text.rstrip("\r\n")  # lines as a file gives them
     if not text.strip():
         return None
     try:
