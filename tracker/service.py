@@ -587,7 +587,7 @@ class Service:
         rows: list[tuple] = []
         now = utcnow()
         with cycles_paused():  # events, rows and states: plain data, no cycles to find
-            for line in _read_lines(lines, actor):
+            for line in _read_lines(lines, actor, now):
                 if line[_EARLY]:
                     raise ImportFailed(line[_NUMBER], line[_EARLY])
                 try:
@@ -616,6 +616,7 @@ class Service:
             _,
             late,
             text,
+            chained,
         ) = line
         run = campaigns.get(campaign)
         if run is None:
@@ -670,7 +671,10 @@ class Service:
         if given_hash is not None and not recorded_at:
             raise InvalidEvent("a line with a hash needs its recorded_at")
         at = recorded_at or now
-        head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
+        if chained is not None:  # chained already, by the side that read the line
+            head = chained
+        else:
+            head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
         if given_hash is not None and head != given_hash:
             raise RuleViolation(
                 "its hash does not match the events before it: the file "
@@ -768,10 +772,12 @@ _LINE_FIELDS = frozenset(("campaign", "version", "type", "data", "meta", "record
 _NUMBER, _EARLY = 0, 9
 
 
-def _read_line(number: int, text: str, actor: str, known: dict, keep_data: bool):
+def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_data: bool):
     """What can be known of a line without its campaign's state; None for a blank line.
 
-    `known` maps each campaign started so far in the file to its game system.
+    `known` maps each campaign started so far in the file to [its game system, the version
+    of its last line, that line's hash]: a file imports only if every line passes, so the
+    reading side can number and chain the lines itself (the hash None once it cannot).
     """
     text = text.rstrip("\r\n")  # lines as a file gives them
     if not text.strip():
@@ -786,7 +792,8 @@ def _read_line(number: int, text: str, actor: str, known: dict, keep_data: bool)
         unknown = record.keys() - _LINE_FIELDS
         return _fault(number, f"unknown fields {', '.join(sorted(unknown))}")
     campaign, type_ = record.get("campaign"), record.get("type")
-    system = known.get(campaign) if type(campaign) is str else None
+    chain = known.get(campaign) if type(campaign) is str else None
+    system = None if chain is None else chain[0]
     if system is None and (not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign)):
         return _fault(
             number, "the campaign id is missing or is not lower-case letters, digits and dashes"
@@ -799,14 +806,14 @@ def _read_line(number: int, text: str, actor: str, known: dict, keep_data: bool)
     recorded_at = record.get("recorded_at")
     if recorded_at is not None and not isinstance(recorded_at, str):
         return _fault(number, "recorded_at is a time such as 2026-01-31T18:00:00.000000Z")
-    data = late = None
+    data = late = chained_json = None
     try:
         if system is None:
             if type_ == "CampaignStarted":
                 data = loader(CampaignStartedSchema)(record.get("data") or {})
                 system = systems.get(data["system"])
                 data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
-                known[campaign] = system
+                chain = known[campaign] = [system, 0, GENESIS]
         else:
             if type_ in system.events:
                 raw = record.get("data")
@@ -819,31 +826,46 @@ def _read_line(number: int, text: str, actor: str, known: dict, keep_data: bool)
                         raise InvalidEvent(
                             f"{type_}: {name}: an imported event carries its {spec.label} result"
                         )
+            elif type_ == "EventVoided":  # the rules' side checks it; its text chains here
+                chained_json = canonical(loader(EventVoidedSchema)(record.get("data") or {}))
     except ValidationError as err:
         data, late = None, _plain(type_, err.messages)
     except TrackerError as err:
         data, late = None, err.message
+    meta_json = canonical_meta(meta)
+    data_json = head = None
+    if data is not None:
+        data_json = chained_json = canonical(data)
+    if chain is not None:
+        if chained_json is None or chain[2] is None:
+            chain[2] = None  # a line only the rules' side can judge: it chains from here on
+        else:
+            chain[1] += 1
+            head = chain[2] = chain_hash(
+                chain[2], campaign, chain[1], type_, chained_json, meta_json, recorded_at or now
+            )
     return (
         number,
         campaign,
         type_,
-        canonical_meta(meta),
+        meta_json,
         recorded_at,
         record.get("version"),
         record.get("hash"),
         data if keep_data else None,
-        None if data is None else canonical(data),
+        data_json,
         None,
         late,
         None if data is not None else text,
+        head,
     )
 
 
 def _fault(number: int, words: str) -> tuple:
-    return (number, "", None, None, None, None, None, None, None, words, None, None)
+    return (number, "", None, None, None, None, None, None, None, words, None, None, None)
 
 
-def _read_lines(lines: list[str], actor: str) -> Iterator[tuple]:
+def _read_lines(lines: list[str], actor: str, now: str) -> Iterator[tuple]:
     """Each line that is not blank, as read (see `_read_line`), in order.
 
     A long file is read by a helper process, a chunk at a time and in order, while this one
@@ -852,13 +874,13 @@ def _read_lines(lines: list[str], actor: str) -> Iterator[tuple]:
     """
     if len(lines) >= PARALLEL_IMPORT and _may_fork():
         chunks = [(start, lines[start : start + _CHUNK]) for start in range(0, len(lines), _CHUNK)]
-        with multiprocessing.get_context("fork").Pool(1, _reader_starts, (actor,)) as pool:
+        with multiprocessing.get_context("fork").Pool(1, _reader_starts, (actor, now)) as pool:
             for part in pool.imap(_read_chunk, chunks):
                 yield from part
         return
     known: dict = {}
     for number, text in enumerate(lines, start=1):
-        line = _read_line(number, text, actor, known, True)
+        line = _read_line(number, text, actor, now, known, True)
         if line is not None:
             yield line
 
@@ -871,17 +893,17 @@ def _may_fork() -> bool:
 _READER: dict = {}
 
 
-def _reader_starts(actor: str) -> None:
+def _reader_starts(actor: str, now: str) -> None:
     """In the helper process: what it keeps from one chunk to the next."""
-    _READER.update(actor=actor, known={})
+    _READER.update(actor=actor, now=now, known={})
 
 
 def _read_chunk(chunk: tuple[int, list[str]]) -> list[tuple]:
     start, texts = chunk
-    actor, known = _READER["actor"], _READER["known"]
+    actor, now, known = _READER["actor"], _READER["now"], _READER["known"]
     out = []
     for offset, text in enumerate(texts, start=1):
-        line = _read_line(start + offset, text, actor, known, False)
+        line = _read_line(start + offset, text, actor, now, known, False)
         if line is not None:
             out.append(line)
     return out
