@@ -587,16 +587,18 @@ class Service:
         campaigns: dict[str, dict] = {}
         rows: list[tuple] = []
         now = utcnow()
+        keep, one = rows.append, self._import_one
         with cycles_paused():  # events, rows and states: plain data, no cycles to find
-            for line in _read_lines(lines, actor, now):
-                if line[_EARLY]:
-                    raise ImportFailed(line[_NUMBER], line[_EARLY])
-                try:
-                    rows.append(self._import_one(campaigns, line, now))
-                except BatchError as err:
-                    raise ImportFailed(line[_NUMBER], err.error.message) from None
-                except TrackerError as err:
-                    raise ImportFailed(line[_NUMBER], err.message) from None
+            for chunk in _read_lines(lines, actor, now):
+                for line in chunk:
+                    if line[_EARLY]:
+                        raise ImportFailed(line[_NUMBER], line[_EARLY])
+                    try:
+                        keep(one(campaigns, line, now))
+                    except BatchError as err:
+                        raise ImportFailed(line[_NUMBER], err.error.message) from None
+                    except TrackerError as err:
+                        raise ImportFailed(line[_NUMBER], err.message) from None
         if not campaigns:
             raise ImportFailed(0, "the file holds no event")
         self.store.import_rows(rows)
@@ -866,8 +868,8 @@ def _fault(number: int, words: str) -> tuple:
     return (number, "", None, None, None, None, None, None, None, words, None, None, None)
 
 
-def _read_lines(lines: list[str], actor: str, now: str) -> Iterator[tuple]:
-    """Each line that is not blank, as read (see `_read_line`), in order.
+def _read_lines(lines: list[str], actor: str, now: str) -> Iterator[list[tuple]]:
+    """The lines that are not blank, as read (see `_read_line`), in order, a chunk at a time.
 
     A long file is read by a helper process, a chunk at a time and in order, while this one
     applies the rules to the lines already read: reading a line costs about as much as its
@@ -876,14 +878,13 @@ def _read_lines(lines: list[str], actor: str, now: str) -> Iterator[tuple]:
     if len(lines) >= PARALLEL_IMPORT and _may_fork():
         chunks = [(start, lines[start : start + _CHUNK]) for start in range(0, len(lines), _CHUNK)]
         with multiprocessing.get_context("fork").Pool(1, _reader_starts, (actor, now)) as pool:
-            for part in pool.imap(_read_chunk, chunks):
-                yield from part
+            yield from pool.imap(_read_chunk, chunks)
         return
     known: dict = {}
     for number, text in enumerate(lines, start=1):
         line = _read_line(number, text, actor, now, known, True)
         if line is not None:
-            yield line
+            yield (line,)
 
 
 def _may_fork() -> bool:
