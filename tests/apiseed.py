@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from warbands import two_warbands
+
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
@@ -28,28 +30,7 @@ def seed(database: str) -> dict[str, Role]:
     accounts.init()
     service = Service(store, SeededRoller(3))
     service.start("c", "warcry", "Private league", {"quest": "ember-crown"}, actor="org")
-    events = []
-    for wid, name in (("iron", "Ironjaws"), ("crow", "Crowmarch")):
-        events.append(
-            {
-                "type": "WarbandFounded",
-                "data": {"warband": wid, "name": name, "player": name, "faction": "Ash"},
-            }
-        )
-        for i in range(4):
-            events.append(
-                {
-                    "type": "FighterAdded",
-                    "data": {
-                        "warband": wid,
-                        "fighter": f"{wid}-{i}",
-                        "name": f"{name} {i}",
-                        "runemarks": ["ember"],
-                        "leader": i == 0,
-                        "points": 100,
-                    },
-                }
-            )
+    events = two_warbands()
     service.append("c", events, 1, actor="org")
     roles = {"anonymous": Role("anonymous", None)}
     for name, role, side in (

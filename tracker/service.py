@@ -275,8 +275,13 @@ class Service:
             return None  # half-applied: fold afresh instead
         return _Kept(upto, head, state, voided)
 
-    def _fold(self, campaign, system, upto, voided, skip=frozenset()) -> tuple[dict, int]:
-        """Fold from the latest usable snapshot; returns the state and events replayed."""
+    def _fold(
+        self, campaign, system, upto, voided, skip=frozenset(), progress=None
+    ) -> tuple[dict, int]:
+        """Fold from the latest usable snapshot; returns the state and events replayed.
+
+        `progress(n)`, when given, hears of every stretch of n events folded.
+        """
         after, state = 0, None
         snap = self.store.latest_snapshot(campaign, system.fingerprint, upto)
         if snap is not None and not skip:
@@ -295,6 +300,8 @@ class Service:
             state = fold(system, counted, skipped, state)
             replayed += counted.count
             after = end
+            if progress:
+                progress(counted.count)
             # A state is kept only if it is the state as of its own event: no void recorded
             # later reaches back before it (and never while checking a void).
             if end < upto and not skip and not any(t <= end < v for t, v in voided.items()):
@@ -505,7 +512,7 @@ class Service:
                         guard(system, state, type_, data)
                     state = self._void(campaign, system, version, data["version"], pending)
                 else:
-                    data, how = self._draw(system, type_, dict(raw), state, roller)
+                    data, how = _draw(system, type_, dict(raw), state, roller)
                     if guard:
                         guard(system, state, type_, data)
                     if how and not given_meta:
@@ -518,22 +525,6 @@ class Service:
             pending.append(Event(None, campaign, version, type_, data, event_meta, None, None))
             out.append(NewEvent(type_, data, event_meta, submission.get("recorded_at")))
         return out, state
-
-    def _draw(self, system, type_, raw, state, roller):
-        """Fill the dice an event leaves out; return its data and how its dice came."""
-        how = None
-        for name, spec in system.drawn_fields(type_).items():
-            if raw.get(name) is None:
-                if roller is None:
-                    raise InvalidEvent(
-                        f"{type_}: {name}: an imported event carries its {spec.label} result",
-                        {name: ["missing"]},
-                    )
-                raw[name] = spec.draw(roller, raw, state)
-                how = "server-roll"
-            else:
-                how = how or "table-roll"
-        return system.load(type_, raw), how
 
     def _load_core(self, type_, raw) -> dict:
         try:
@@ -689,19 +680,16 @@ class Service:
     # -- upkeep ----------------------------------------------------------------------------
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
-        """Drop every snapshot and fold every campaign again; returns the campaigns folded."""
+        """Drop every snapshot and fold every campaign again; returns the campaigns folded.
+
+        Each fold leaves its snapshots along the log and one at the head.
+        """
         self.store.drop_snapshots()
         rows = self.store.campaigns()
         for row in rows:
             system = systems.get(row.system)
             voided = self.store.voids(row.id)
-            state = None
-            for count, event in enumerate(self.store.read(row.id), start=1):
-                state = apply_event(system, state, event, voided)
-                if progress and count % 1000 == 0:
-                    progress(1000)
-            if progress:
-                progress(row.version % 1000)
+            state, _ = self._fold(row.id, system, row.version, voided, progress=progress)
             self.store.save_snapshot(row.id, system.fingerprint, row.version, json.dumps(state))
         return len(rows)
 
@@ -757,6 +745,26 @@ def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
     if event.type == "EventVoided" or event.version in skipped:
         return state
     return system.apply(state, event)
+
+
+def _draw(system, type_, raw, state, roller):
+    """Fill the dice an event leaves out; return its data and how its dice came.
+
+    With no roller (an import) every die must be there.
+    """
+    how = None
+    for name, spec in system.drawn_fields(type_).items():
+        if raw.get(name) is None:
+            if roller is None:
+                raise InvalidEvent(
+                    f"{type_}: {name}: an imported event carries its {spec.label} result",
+                    {name: ["missing"]},
+                )
+            raw[name] = spec.draw(roller, raw, state)
+            how = "server-roll"
+        else:
+            how = how or "table-roll"
+    return system.load(type_, raw), how
 
 
 # -- reading an import's lines ------------------------------------------------------------------
@@ -823,12 +831,7 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
                 raw = {} if raw is None else raw
                 if not isinstance(raw, dict):
                     raise InvalidEvent("an event's data is a JSON object")
-                data = system.load(type_, raw)
-                for name, spec in system.drawn_fields(type_).items():
-                    if data.get(name) is None:
-                        raise InvalidEvent(
-                            f"{type_}: {name}: an imported event carries its {spec.label} result"
-                        )
+                data, _ = _draw(system, type_, raw, None, None)  # no roller: nothing written
             elif type_ == "EventVoided":  # the rules' side checks it; its text chains here
                 chained_json = canonical(loader(EventVoidedSchema)(record.get("data") or {}))
     except ValidationError as err:

@@ -202,6 +202,21 @@ class Store:
             self._lock_fd = os.open(self.path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)
         return self._lock_fd
 
+    @contextmanager
+    def _transaction(self):
+        """A write transaction, on the writers' turn: committed if the block ends, else undone."""
+        conn = self.conn
+        with self._writer():
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
     def init(self) -> None:
         """Create the tables, indexes and triggers if they are not there yet."""
         self.conn.executescript(SCHEMA)
@@ -268,37 +283,23 @@ class Store:
 
     def _commit(self, batch: list[_Append]) -> None:
         """Write a batch of appends in one transaction; each gets its result or its error."""
-        conn, lock = self.conn, self._lock()
         try:
-            if lock is not None:
-                fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    if len(batch) == 1:  # alone: its refusal is the transaction's rollback
-                        try:
-                            batch[0].result = self._one(batch[0])
-                        except TrackerError as error:
-                            batch[0].error = error
-                            conn.execute("ROLLBACK")
-                    else:
-                        for request in batch:
-                            conn.execute("SAVEPOINT one_append")
-                            try:
-                                request.result = self._one(request)
-                            except TrackerError as error:
-                                request.error = error
-                                conn.execute("ROLLBACK TO one_append")
-                            conn.execute("RELEASE one_append")
-                    if conn.in_transaction:
-                        conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
+            with self._transaction() as conn:
+                if len(batch) == 1:  # alone: its refusal is the transaction's rollback
+                    try:
+                        batch[0].result = self._one(batch[0])
+                    except TrackerError as error:
+                        batch[0].error = error
                         conn.execute("ROLLBACK")
-                    raise
-            finally:
-                if lock is not None:
-                    fcntl.flock(lock, fcntl.LOCK_UN)
+                else:
+                    for request in batch:
+                        conn.execute("SAVEPOINT one_append")
+                        try:
+                            request.result = self._one(request)
+                        except TrackerError as error:
+                            request.error = error
+                            conn.execute("ROLLBACK TO one_append")
+                        conn.execute("RELEASE one_append")
         except BaseException as error:
             for request in batch:  # nothing of the batch was written
                 request.result, request.error = None, error
@@ -332,25 +333,13 @@ class Store:
         it reads it, so nothing is serialised or hashed twice); `verify` recomputes them. A
         campaign's first row finds the campaign empty, or the whole import is a Conflict.
         """
-        conn = self.conn
-        with self._writer():
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                self.write_new(rows)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-
-    def write_new(self, rows: list[tuple]) -> None:
-        """Insert the rows of new campaigns, in a transaction the caller holds."""
-        for row in rows:
-            if row[1] == 1:
-                version, _ = self._head(row[0])
-                if version != 0:
-                    raise Conflict(row[0], 0, version)
-        self.conn.executemany(_INSERT, rows)
+        with self._transaction() as conn:
+            for row in rows:
+                if row[1] == 1:
+                    version, _ = self._head(row[0])
+                    if version != 0:
+                        raise Conflict(row[0], 0, version)
+            conn.executemany(_INSERT, rows)
 
     def _head(self, campaign: str) -> tuple[int, str]:
         row = self.conn.execute(
@@ -504,20 +493,12 @@ class Store:
 
     def save_snapshots(self, campaign: str, fingerprint: str, states: list[tuple[int, str]]):
         """Keep folded states [(version, state_json)] of a campaign, in one transaction."""
-        conn = self.conn
-        with self._writer():
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.executemany(
-                    "INSERT OR REPLACE INTO snapshots (campaign, fingerprint, version, state) "
-                    "VALUES (?, ?, ?, ?)",
-                    [(campaign, fingerprint, version, text) for version, text in states],
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+        with self._transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO snapshots (campaign, fingerprint, version, state) "
+                "VALUES (?, ?, ?, ?)",
+                [(campaign, fingerprint, version, text) for version, text in states],
+            )
 
     def latest_snapshot(self, campaign: str, fingerprint: str, upto: int) -> tuple[int, str] | None:
         return self.conn.execute(

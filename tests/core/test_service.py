@@ -4,6 +4,7 @@ import json
 import sqlite3
 
 import pytest
+from warbands import two_warbands
 
 from tracker import config
 from tracker.dice import SeededRoller
@@ -23,28 +24,7 @@ def sample(service):
 
 def start_two_warbands(service, campaign="c"):
     service.start(campaign, "warcry", "Test", {"quest": "ember-crown"}, actor="org")
-    events = []
-    for wid, name in (("iron", "Ironjaws"), ("crow", "Crowmarch")):
-        events.append(
-            {
-                "type": "WarbandFounded",
-                "data": {"warband": wid, "name": name, "player": name, "faction": "Ash"},
-            }
-        )
-        for i in range(4):
-            events.append(
-                {
-                    "type": "FighterAdded",
-                    "data": {
-                        "warband": wid,
-                        "fighter": f"{wid}-{i}",
-                        "name": f"{name} {i}",
-                        "runemarks": ["ember"],
-                        "leader": i == 0,
-                        "points": 100,
-                    },
-                }
-            )
+    events = two_warbands()
     service.append(campaign, events, 1, actor="org")
     return service
 

@@ -2,6 +2,7 @@
 campaign the tests make through `svc`. `anon` is a client nobody is logged in on."""
 
 import pytest
+from warbands import two_warbands
 
 from tracker import config
 from tracker.accounts import Accounts
@@ -94,32 +95,6 @@ def sample(svc):
 def two(svc):
     """A campaign with two warbands of four fighters each."""
     svc.start("c", "warcry", "Test campaign", {"quest": "ember-crown"})
-    events = []
-    for wid, name in (("iron", "Ironjaws"), ("crow", "Crowmarch")):
-        events.append(
-            {
-                "type": "WarbandFounded",
-                "data": {
-                    "warband": wid,
-                    "name": name,
-                    "player": f"{name} player",
-                    "faction": "Ash",
-                },
-            }
-        )
-        for i in range(4):
-            events.append(
-                {
-                    "type": "FighterAdded",
-                    "data": {
-                        "warband": wid,
-                        "fighter": f"{wid}-{i}",
-                        "name": f"{name} {i}",
-                        "runemarks": ["ember"],
-                        "leader": i == 0,
-                        "points": 100,
-                    },
-                }
-            )
+    events = two_warbands("{name} player")
     svc.append("c", events, 1)
     return "c"

@@ -1025,8 +1025,12 @@ class Warcry(GameSystem):
         return {
             "quest": state["quest"],
             "warbands": warbands,
+            # A battle whose aftermath is under way shows the report as it stands (only those
+            # are copied: this is read by every page).
             "battles": [
-                {
+                battle
+                if None not in battle["aftermath"].values()
+                else {
                     **battle,
                     "aftermath": {
                         wid: self.report(state, battle, wid) for wid in battle["warbands"]
