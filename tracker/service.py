@@ -569,18 +569,22 @@ class Service:
         """Import JSON Lines: every event checked by its rules; all of the file or nothing.
 
         Each line is read (decoded, its shape and schema checked, made canonical: `_read_line`)
-        and then checked by the rules and chained, in order; the rows are written in one
-        transaction at the end. A long file is read by a helper process while this one applies
-        the rules (`_read_lines`). A line without its recorded_at is recorded now.
+        and then checked by the rules and chained, in order; the rows are written a chunk at a
+        time in one transaction, committed at the end. A long file is read by a helper process
+        while this one applies the rules and writes (`_read_lines`). A line without its
+        recorded_at is recorded now.
         """
         if not isinstance(lines, list):
             lines = list(lines)
         campaigns: dict[str, dict] = {}
-        rows: list[tuple] = []
         now = utcnow()
-        keep, one = rows.append, self._import_one
-        with cycles_paused():  # events, rows and states: plain data, no cycles to find
+        one = self._import_one
+
+        def checked():
+            """The rows of each chunk of lines once the rules have passed them."""
             for chunk in _read_lines(lines, actor, now):
+                rows = []
+                keep = rows.append
                 for line in chunk:
                     if line[_EARLY]:
                         raise ImportFailed(line[_NUMBER], line[_EARLY])
@@ -590,9 +594,14 @@ class Service:
                         raise ImportFailed(line[_NUMBER], err.error.message) from None
                     except TrackerError as err:
                         raise ImportFailed(line[_NUMBER], err.message) from None
-        if not campaigns:
-            raise ImportFailed(0, "the file holds no event")
-        self.store.import_rows(rows)
+                yield rows
+            if not campaigns:
+                raise ImportFailed(0, "the file holds no event")
+
+        with cycles_paused():  # events, rows and states: plain data, no cycles to find
+            # Each chunk is written as soon as the rules have passed it, in one transaction
+            # that the first fault undoes: this process writes while the helper reads.
+            self.store.import_rows(checked())
         return [AppendResult(c, 1, run["version"], run["head"]) for c, run in campaigns.items()]
 
     def _import_one(self, campaigns, line: tuple, now: str) -> tuple:
@@ -610,7 +619,6 @@ class Service:
             _,
             late,
             text,
-            chained,
         ) = line
         run = campaigns.get(campaign)
         if run is None:
@@ -631,7 +639,7 @@ class Service:
                 "state": system.initial_state(data["settings"]),
                 "version": 1,
                 "head": GENESIS,
-                "pending": [Event(None, campaign, 1, type_, data, meta_json, None, None)],
+                "rows": [],  # the campaign's rows so far, for a correction to fold again
             }
         elif data_json is not None:
             # The usual line: its data was loaded by its schema when the line was read.
@@ -641,10 +649,13 @@ class Service:
             run["version"] += 1
             event = Event(None, campaign, run["version"], type_, data, meta_json, None, None)
             run["state"] = run["system"].apply(run["state"], event)
-            run["pending"].append(event)
         else:  # a correction, an unknown type, a second start: the batch machinery says
             if late:
                 raise InvalidEvent(late)
+            pending = [
+                Event(None, campaign, row[1], row[2], decode(row[3]), row[4], None, None)
+                for row in run["rows"]
+            ]
             [event], run["state"] = self.check(
                 campaign,
                 run["system"],
@@ -653,7 +664,7 @@ class Service:
                 [{"type": type_, "data": decode(text).get("data"), "meta": decode(meta_json)}],
                 meta={},
                 roller=None,
-                pending=run["pending"],
+                pending=pending,
             )
             data_json, meta_json = canonical(event.data), canonical_meta(event.meta)
             run["version"] += 1
@@ -665,17 +676,16 @@ class Service:
         if given_hash is not None and not recorded_at:
             raise InvalidEvent("a line with a hash needs its recorded_at")
         at = recorded_at or now
-        if chained is not None:  # chained already, by the side that read the line
-            head = chained
-        else:
-            head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
+        head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
         if given_hash is not None and head != given_hash:
             raise RuleViolation(
                 "its hash does not match the events before it: the file "
                 "was changed after it was exported"
             )
         run["head"] = head
-        return (campaign, version, type_, data_json, meta_json, at, head)
+        row = (campaign, version, type_, data_json, meta_json, at, head)
+        run["rows"].append(row)
+        return row
 
     # -- upkeep ----------------------------------------------------------------------------
 
@@ -771,7 +781,7 @@ def _draw(system, type_, raw, state, roller):
 
 # A file this long is read by a helper process while this one applies the rules.
 PARALLEL_IMPORT = 20_000
-_CHUNK = 2_000
+_CHUNK = 500
 _LINE_FIELDS = frozenset(("campaign", "version", "type", "data", "meta", "recorded_at", "hash"))
 # A line as read is a plain tuple (cheap to hand from one process to another):
 # (number, campaign, type, meta_json, recorded_at, version, hash, data, data_json, early, late,
@@ -786,9 +796,8 @@ _NUMBER, _EARLY = 0, 9
 def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_data: bool):
     """What can be known of a line without its campaign's state; None for a blank line.
 
-    `known` maps each campaign started so far in the file to [its game system, the version
-    of its last line, that line's hash]: a file imports only if every line passes, so the
-    reading side can number and chain the lines itself (the hash None once it cannot).
+    `known` maps each campaign started so far in the file to its game system. The rules'
+    side numbers and chains the lines (it has the time to spare while this side reads).
     """
     text = text.rstrip("\r\n")  # lines as a file gives them
     if not text.strip():
@@ -803,8 +812,7 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
         unknown = record.keys() - _LINE_FIELDS
         return _fault(number, f"unknown fields {', '.join(sorted(unknown))}")
     campaign, type_ = record.get("campaign"), record.get("type")
-    chain = known.get(campaign) if type(campaign) is str else None
-    system = None if chain is None else chain[0]
+    system = known.get(campaign) if type(campaign) is str else None
     if system is None and (not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign)):
         return _fault(
             number, "the campaign id is missing or is not lower-case letters, digits and dashes"
@@ -817,14 +825,14 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
     recorded_at = record.get("recorded_at")
     if recorded_at is not None and not isinstance(recorded_at, str):
         return _fault(number, "recorded_at is a time such as 2026-01-31T18:00:00.000000Z")
-    data = late = chained_json = None
+    data = late = None
     try:
         if system is None:
             if type_ == "CampaignStarted":
                 data = loader(CampaignStartedSchema)(record.get("data") or {})
                 system = systems.get(data["system"])
                 data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
-                chain = known[campaign] = [system, 0, GENESIS]
+                known[campaign] = system
         else:
             if type_ in system.events:
                 raw = record.get("data")
@@ -832,24 +840,12 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
                 if not isinstance(raw, dict):
                     raise InvalidEvent("an event's data is a JSON object")
                 data, _ = _draw(system, type_, raw, None, None)  # no roller: nothing written
-            elif type_ == "EventVoided":  # the rules' side checks it; its text chains here
-                chained_json = canonical(loader(EventVoidedSchema)(record.get("data") or {}))
     except ValidationError as err:
         data, late = None, _plain(type_, err.messages)
     except TrackerError as err:
         data, late = None, err.message
     meta_json = canonical_meta(meta)
-    data_json = head = None
-    if data is not None:
-        data_json = chained_json = canonical(data)
-    if chain is not None:
-        if chained_json is None or chain[2] is None:
-            chain[2] = None  # a line only the rules' side can judge: it chains from here on
-        else:
-            chain[1] += 1
-            head = chain[2] = chain_hash(
-                chain[2], campaign, chain[1], type_, chained_json, meta_json, recorded_at or now
-            )
+    data_json = None if data is None else canonical(data)
     return (
         number,
         campaign,
@@ -863,31 +859,38 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
         None,
         late,
         None if data is not None else text,
-        head,
     )
 
 
 def _fault(number: int, words: str) -> tuple:
-    return (number, "", None, None, None, None, None, None, None, words, None, None, None)
+    return (number, "", None, None, None, None, None, None, None, words, None, None)
 
 
 def _read_lines(lines: list[str], actor: str, now: str) -> Iterator[list[tuple]]:
     """The lines that are not blank, as read (see `_read_line`), in order, a chunk at a time.
 
     A long file is read by a helper process, a chunk at a time and in order, while this one
-    applies the rules to the lines already read: reading a line costs about as much as its
-    rules, and the machine has a second core.
+    applies the rules to the lines already read, chains them and writes them: the two sides
+    cost about the same, and the machine has a second core.
     """
     if len(lines) >= PARALLEL_IMPORT and _may_fork():
-        chunks = [(start, lines[start : start + _CHUNK]) for start in range(0, len(lines), _CHUNK)]
-        with multiprocessing.get_context("fork").Pool(1, _reader_starts, (actor, now)) as pool:
-            yield from pool.imap(_read_chunk, chunks)
+        # The helper is forked: it has the lines already, and is told only where each
+        # chunk starts (sending the text through a pipe would cost both sides).
+        starts = range(0, len(lines), _CHUNK)
+        forked = multiprocessing.get_context("fork")
+        with forked.Pool(1, _reader_starts, (lines, actor, now)) as pool:
+            yield from pool.imap(_read_chunk, starts)
         return
     known: dict = {}
+    chunk: list[tuple] = []
     for number, text in enumerate(lines, start=1):
         line = _read_line(number, text, actor, now, known, True)
         if line is not None:
-            yield (line,)
+            chunk.append(line)
+            if len(chunk) == _CHUNK:
+                yield chunk
+                chunk = []
+    yield chunk
 
 
 def _may_fork() -> bool:
@@ -898,16 +901,16 @@ def _may_fork() -> bool:
 _READER: dict = {}
 
 
-def _reader_starts(actor: str, now: str) -> None:
+def _reader_starts(lines: list[str], actor: str, now: str) -> None:
     """In the helper process: what it keeps from one chunk to the next."""
-    _READER.update(actor=actor, now=now, known={})
+    _READER.update(lines=lines, actor=actor, now=now, known={})
 
 
-def _read_chunk(chunk: tuple[int, list[str]]) -> list[tuple]:
-    start, texts = chunk
+def _read_chunk(start: int) -> list[tuple]:
+    """In the helper process: the lines of the chunk from `start`, as read."""
     actor, now, known = _READER["actor"], _READER["now"], _READER["known"]
     out = []
-    for offset, text in enumerate(texts, start=1):
+    for offset, text in enumerate(_READER["lines"][start : start + _CHUNK], start=1):
         line = _read_line(start + offset, text, actor, now, known, False)
         if line is not None:
             out.append(line)

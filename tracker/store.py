@@ -325,21 +325,25 @@ class Store:
             self.conn.executemany(_INSERT, out)
         return AppendResult(campaign, first, version, head)
 
-    def import_rows(self, rows: list[tuple]) -> None:
+    def import_rows(self, batches: Iterable[list[tuple]]) -> None:
         """Write whole new campaigns in one transaction: all of them or none.
 
-        Each row is (campaign, version, type, data_json, meta_json, recorded_at, hash), already
-        canonical and chained from the genesis hash (an import checks and hashes each line as
-        it reads it, so nothing is serialised or hashed twice); `verify` recomputes them. A
-        campaign's first row finds the campaign empty, or the whole import is a Conflict.
+        `batches` yields lists of rows, each row (campaign, version, type, data_json,
+        meta_json, recorded_at, hash), already canonical and chained from the genesis hash (an
+        import checks and hashes each line as it reads it, so nothing is serialised or hashed
+        twice); `verify` recomputes them. Each batch is written as it comes, so an import
+        writes while it is still reading; anything raised meanwhile undoes the whole
+        transaction. A campaign's first row finds the campaign empty, or the whole import is a
+        Conflict.
         """
         with self._transaction() as conn:
-            for row in rows:
-                if row[1] == 1:
-                    version, _ = self._head(row[0])
-                    if version != 0:
-                        raise Conflict(row[0], 0, version)
-            conn.executemany(_INSERT, rows)
+            for rows in batches:
+                for row in rows:
+                    if row[1] == 1:
+                        version, _ = self._head(row[0])
+                        if version != 0:
+                            raise Conflict(row[0], 0, version)
+                conn.executemany(_INSERT, rows)
 
     def _head(self, campaign: str) -> tuple[int, str]:
         row = self.conn.execute(
