@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.encoder
 import json.scanner
 import time
 from dataclasses import dataclass, field
@@ -13,6 +14,22 @@ GENESIS = "0" * 64
 
 # One encoder, built once: json.dumps with these options would build a new one per call.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _unencodable(value):
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+# The C encoder that _CANONICAL.encode builds on every call, built once and without the
+# check for reference cycles (values here are plain JSON data): the same text, for about
+# half the time of a small event's data. None where the C accelerator is missing.
+_C_CANONICAL = (
+    None
+    if json.encoder.c_make_encoder is None
+    else json.encoder.c_make_encoder(
+        None, _unencodable, json.encoder.encode_basestring, None, ":", ",", True, False, True
+    )
+)
 
 
 # json.loads wraps the C scanner in checks that cost more than the scan of a small event
@@ -33,7 +50,9 @@ def decode(text: str):
 
 def canonical(value) -> str:
     """The one JSON text of a value: sorted keys, no spaces, UTF-8 kept as is."""
-    return _CANONICAL.encode(value)
+    if _C_CANONICAL is None:
+        return _CANONICAL.encode(value)
+    return "".join(_C_CANONICAL(value, 0))
 
 
 _METAS: dict = {}

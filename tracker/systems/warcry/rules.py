@@ -100,10 +100,13 @@ class Warcry(GameSystem):
 
     def apply(self, state: dict, event: Event) -> dict:
         kind, data = event.type, event.data
+        handler, step = self._dispatch[kind]
+        # The event's warband, looked up once for the handler: None when the event names none
+        # or one the campaign lacks (the handler refuses it then, in words).
         wb = state["warbands"].get(data.get("warband"))
-        am = None if wb is None else wb["aftermath"]
-        if am is not None:
-            step = data.get("step") if kind == "AftermathStepCompleted" else STEP_OF.get(kind, 0)
+        if wb is not None and (am := wb["aftermath"]) is not None:
+            if step is None:  # AftermathStepCompleted: the step it completes
+                step = data.get("step")
             if type(step) is not int or step > am["step"]:
                 # Passing the steps an event skips over changes the aftermath before the
                 # event's own rules are checked; a refused event puts it back, so a refusal
@@ -112,17 +115,25 @@ class Warcry(GameSystem):
                 # cost of a fold.)
                 undo = self._savepoint(state, wb)
                 try:
-                    self._handlers[kind](state, data, event.version)
+                    handler(state, data, event.version, wb)
                 except RuleViolation:
                     undo()
                     raise
                 return state
-        self._handlers[kind](state, data, event.version)
+        handler(state, data, event.version, wb)
         return state
 
     @cached_property
-    def _handlers(self) -> dict:
-        return {name: getattr(self, f"_on_{name}") for name in self.events}
+    def _dispatch(self) -> dict:
+        """Each event's handler and the aftermath step it belongs to, in one look-up (0: none;
+        None: the step the event names, for `AftermathStepCompleted`)."""
+        return {
+            name: (
+                getattr(self, f"_on_{name}"),
+                None if name == "AftermathStepCompleted" else STEP_OF.get(name, 0),
+            )
+            for name in self.events
+        }
 
     def _savepoint(self, state, wb):
         am, report = wb["aftermath"], self._report(state, wb)
@@ -174,11 +185,9 @@ class Warcry(GameSystem):
         return None
 
     def _glory(self, wb, amount, cause, version):
-        wb["glory"] += amount
+        wb["glory"] = balance = wb["glory"] + amount
         ledger = wb["ledger"]
-        ledger.append(
-            {"version": version, "amount": amount, "cause": cause, "balance": wb["glory"]}
-        )
+        ledger.append({"version": version, "amount": amount, "cause": cause, "balance": balance})
         if len(ledger) > 2 * KEPT_LEDGER:
             # Whole events leave together, so the lines before the first kept one are exactly
             # the ledger as of the event before it.
@@ -238,18 +247,19 @@ class Warcry(GameSystem):
 
     def _archive(self, state, version):
         """Let the oldest battles leave the state once their aftermaths are over."""
-        battles = state["battles"]
-        warbands = state["warbands"]
-        cut = 0
-        while cut < len(battles) - KEPT_BATTLES:
+        battles, warbands, battle_ids = state["battles"], state["warbands"], state["battle_ids"]
+        cut, last = 0, len(battles) - KEPT_BATTLES
+        while cut < last:
             battle = battles[cut]
-            if any(
-                (warbands[wid]["aftermath"] or {}).get("battle") == battle["id"]
-                for wid in battle["warbands"]
-            ):
-                break  # still under way: it and every later battle stay
-            state["battle_ids"][battle["id"]] = version
-            cut += 1
+            bid = battle["id"]
+            for wid in battle["warbands"]:
+                am = warbands[wid]["aftermath"]
+                if am is not None and am["battle"] == bid:
+                    last = cut  # still under way: it and every later battle stay
+                    break
+            else:
+                battle_ids[bid] = version
+                cut += 1
         del battles[:cut]
 
     # -- the aftermath as a guided procedure ----------------------------------------------
@@ -337,14 +347,19 @@ class Warcry(GameSystem):
         am = wb["aftermath"]
         am["step"] += 1
         if am["step"] == 5:
-            am["perishable"] = [
-                fid
-                for fid in am["fielded"]
-                if wb["fighters"][fid]["status"] == "active"
-                and (wb["fighters"][fid]["lesser_artefact"] or {}).get("kind") == "fragile"
-            ]
+            am["perishable"] = self._fragile(wb, am)
         elif am["step"] == 6:
             self._progress(state, wb, version)
+
+    def _fragile(self, wb, am) -> list[str]:
+        """The fighters who fought and hold a fragile artefact: each owes a perishable roll."""
+        fighters, out = wb["fighters"], []
+        for fid in am["fielded"]:  # a loop, not a comprehension: one call fewer
+            fighter = fighters[fid]
+            held = fighter["lesser_artefact"]
+            if held is not None and held.get("kind") == "fragile" and fighter["status"] == "active":
+                out.append(fid)
+        return out
 
     def _settle(self, state, wb, version):
         """Pass the steps that hold no choice once nothing is owed in them."""
@@ -357,8 +372,7 @@ class Warcry(GameSystem):
     def _progress(self, state, wb, version):
         """Step 6: one step forward on the map, unless the warband lost at its convergence."""
         am = wb["aftermath"]
-        report = self._report(state, wb)
-        quest = self._quest(state, wb)
+        report = am["report"]
         here = wb["map_position"]
         if am["lost_at_convergence"]:
             report["map"] = {
@@ -369,6 +383,7 @@ class Warcry(GameSystem):
         elif wb["quest_complete"]:
             report["map"] = {"from": here, "to": here, "why": "its quest is complete"}
         else:
+            quest = state["content"]["quests"][wb["quest"]]
             wb["map_position"] = here + 1
             point = quest["map"][here + 1]
             report["map"] = {
@@ -392,7 +407,7 @@ class Warcry(GameSystem):
 
     # -- events ----------------------------------------------------------------------------
 
-    def _on_WarbandFounded(self, state, data, version):
+    def _on_WarbandFounded(self, state, data, version, wb):
         wid = data["warband"]
         if wid in state["warbands"]:
             raise RuleViolation(f"there is already a warband {wid!r}")
@@ -426,8 +441,8 @@ class Warcry(GameSystem):
             "founded": version,
         }
 
-    def _on_FighterAdded(self, state, data, version):
-        wb = self._warband(state, data["warband"])
+    def _on_FighterAdded(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         fid, name = data["fighter"], data["name"]
         if wb["aftermath"] is not None:
             self._advance(state, wb, 4, lambda: f"adding {name}", version)
@@ -481,8 +496,8 @@ class Warcry(GameSystem):
         if wb["aftermath"] is not None:
             self._report(state, wb)["fighters_added"].append(fid)
 
-    def _on_FighterRemoved(self, state, data, version):
-        wb = self._warband(state, data["warband"])
+    def _on_FighterRemoved(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         fighter = self._fighter(wb, data["fighter"])
         if wb["aftermath"] is not None:
             self._advance(state, wb, 4, lambda: f"removing {fighter['name']}", version)
@@ -500,18 +515,22 @@ class Warcry(GameSystem):
         if wb["aftermath"] is not None:
             self._report(state, wb)["fighters_removed"].append(data["fighter"])
 
-    def _on_BattleFought(self, state, data, version):
+    def _on_BattleFought(self, state, data, version, wb):
         # Plain loops rather than comprehensions: on Python 3.11 each comprehension is a
         # function call of its own, and this is the costliest event of a fold.
         bid = data["battle"]
         if bid in state["battle_ids"]:
             raise RuleViolation(f"there is already a battle {bid!r}")
         sides = data["sides"]  # two: the schema says so
-        ids = [sides[0]["warband"], sides[1]["warband"]]
+        side0, side1 = sides[0], sides[1]
+        ids = [side0["warband"], side1["warband"]]
         if ids[0] == ids[1]:
             raise RuleViolation("a warband cannot fight itself")
-        warbands = [self._warband(state, ids[0]), self._warband(state, ids[1])]
-        for wb, side in ((warbands[0], sides[0]), (warbands[1], sides[1])):
+        warbands = state["warbands"]
+        wb0 = warbands.get(ids[0]) or self._warband(state, ids[0])
+        wb1 = warbands.get(ids[1]) or self._warband(state, ids[1])
+        leaders = []  # each side's leader, looked up once: nothing changes them below
+        for wb, side in ((wb0, side0), (wb1, side1)):
             if wb["aftermath"] is not None:
                 owed = self.owed(state, wb) or ["the rest of its steps"]
                 raise RuleViolation(
@@ -520,12 +539,14 @@ class Warcry(GameSystem):
                     f"{'; '.join(owed)})"
                 )
             active = wb["active"]
-            if len(active) < t.MIN_FIGHTERS or self._leader(wb) is None:
+            leader = self._leader(wb)
+            if len(active) < t.MIN_FIGHTERS or leader is None:
                 raise RuleViolation(
                     f"a warband fights with its leader and at least "
                     f"{t.MIN_FIGHTERS} fighters; {wb['name']} has "
-                    f"{len(active)}{'' if self._leader(wb) else ' and no leader'}"
+                    f"{len(active)}{'' if leader else ' and no leader'}"
                 )
+            leaders.append(leader)
             fielded, taken = side["fighters"], side["taken_down"]
             chosen = set(fielded)
             if len(chosen) != len(fielded):
@@ -535,26 +556,25 @@ class Warcry(GameSystem):
                     f"a battle fields at most {t.MAX_FIELDED} fighters of a "
                     f"warband ({wb['name']} fielded {len(fielded)})"
                 )
-            fighters = wb["fighters"]
-            for fid in fielded:
-                fighter = fighters.get(fid)
-                if fighter is None or fighter["status"] != "active":
-                    self._fighter(wb, fid)  # refuses, in words
+            if not chosen.issubset(active):  # `active` holds exactly the active fighters
+                for fid in fielded:
+                    self._fighter(wb, fid)  # refuses the first one not active, in words
             if not chosen.issuperset(taken):
                 outside = [fid for fid in taken if fid not in chosen]
                 raise RuleViolation(
                     f"only fighters who took part can be taken down "
                     f"({', '.join(outside)} of {wb['name']} did not fight)"
                 )
-            if len(set(taken)) != len(taken):
+            if len(taken) > 1 and len(set(taken)) != len(taken):
                 raise RuleViolation(f"a fighter of {wb['name']} is taken down twice")
         winner = data["winner"]
         if winner is not None and winner not in ids:
             raise RuleViolation(f"the winner must be one of the two warbands, not {winner!r}")
-        for wid in data["convergence"]:
+        convergence = data["convergence"]
+        for wid in convergence:
             if wid not in ids:
                 raise RuleViolation(f"{wid!r} did not fight in this battle")
-            wb = state["warbands"][wid]
+            wb = warbands[wid]
             point = self._quest(state, wb)["map"][wb["map_position"]]
             if point["kind"] != "convergence" or wb["quest_complete"]:
                 raise RuleViolation(
@@ -567,37 +587,42 @@ class Warcry(GameSystem):
             "version": version,
             "warbands": ids,
             "winner": winner,
-            "convergence": data["convergence"],
+            "convergence": convergence,
             "sides": {
-                ids[0]: {"fighters": sides[0]["fighters"], "taken_down": sides[0]["taken_down"]},
-                ids[1]: {"fighters": sides[1]["fighters"], "taken_down": sides[1]["taken_down"]},
+                ids[0]: {"fighters": side0["fighters"], "taken_down": side0["taken_down"]},
+                ids[1]: {"fighters": side1["fighters"], "taken_down": side1["taken_down"]},
             },
             "glory": glory,
             "aftermath": reports,
         }
-        earned = []
-        for i in (0, 1):
-            wb, side, enemy, enemy_side = warbands[i], sides[i], warbands[1 - i], sides[1 - i]
-            wid, fighters, taken = ids[i], wb["fighters"], side["taken_down"]
+        max_destiny, glory_line = t.MAX_DESTINY, self._glory
+        for wid, wb, side, enemy, enemy_side, enemy_leader in (
+            (ids[0], wb0, side0, wb1, side1, leaders[1]),
+            (ids[1], wb1, side1, wb0, side0, leaders[0]),
+        ):
+            fighters, fielded, taken = wb["fighters"], side["fighters"], side["taken_down"]
+            enemy_taken = enemy_side["taken_down"]
             lines = t.battle_glory(
                 won=winner == wid,
-                enemy_leader_down=self._leader(enemy) in enemy_side["taken_down"],
-                enemy_down=len(enemy_side["taken_down"]),
+                enemy_leader_down=enemy_leader in enemy_taken,
+                enemy_down=len(enemy_taken),
                 enemy_fielded=len(enemy_side["fighters"]),
                 territory_gap=len(enemy["territories"]) - len(wb["territories"]),
             )
-            glory[wid] = [{"amount": amount, "cause": cause} for amount, cause in lines]
-            earned.append(lines)
+            glory[wid] = lines_out = []
+            for amount, cause in lines:  # the battle's list and the warband's ledger
+                lines_out.append({"amount": amount, "cause": cause})
+                glory_line(wb, amount, f"{cause} (battle {bid})", version)
             wb["battles"] += 1
             wb["wins"] += winner == wid
             destiny = []
-            for fid in side["fighters"]:
-                if fid not in taken and fighters[fid]["destiny"] < t.MAX_DESTINY:
+            for fid in fielded:
+                if fid not in taken and fighters[fid]["destiny"] < max_destiny:
                     destiny.append(fid)
             wb["aftermath"] = {
                 "battle": bid,
                 "step": 1,
-                "fielded": side["fighters"],
+                "fielded": fielded,
                 "injuries": list(taken),
                 "destiny": destiny,
                 "searched": False,
@@ -606,7 +631,7 @@ class Warcry(GameSystem):
                 "perishable": [],
                 "reward": None,
                 "lost_at_convergence": (
-                    wid in data["convergence"] and winner is not None and winner != wid
+                    wid in convergence and winner is not None and winner != wid
                 ),
                 "report": {
                     "injuries": [],
@@ -627,12 +652,9 @@ class Warcry(GameSystem):
         state["battle_ids"][bid] = None
         if len(state["battles"]) > 2 * KEPT_BATTLES:
             self._archive(state, version)
-        for wb, lines in zip(warbands, earned):  # noqa: B905 (two and two)
-            for amount, cause in lines:
-                self._glory(wb, amount, f"{cause} (battle {bid})", version)
 
-    def _on_TerritoryConquered(self, state, data, version):
-        wb = self._warband(state, data["warband"])
+    def _on_TerritoryConquered(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         territory = data["territory"]
         self._advance(state, wb, 1, "conquering a territory", version)
         if len(wb["territories"]) >= t.MAX_TERRITORIES:
@@ -647,8 +669,8 @@ class Warcry(GameSystem):
         self._glory(wb, -t.TERRITORY_PRICE, f"conquered {territory}", version)
         self._report(state, wb)["territories"].append(territory)
 
-    def _on_AftermathStepCompleted(self, state, data, version):
-        wb = state["warbands"].get(data["warband"]) or self._warband(state, data["warband"])
+    def _on_AftermathStepCompleted(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         step = data["step"]
         if step == 6:
             raise RuleViolation(
@@ -657,24 +679,41 @@ class Warcry(GameSystem):
         am = wb["aftermath"]
         if am is None or am["step"] != step:
             self._advance(state, wb, step, lambda: f"completing step {step}", version)
-        if self._owes(state, wb):
+            am = wb["aftermath"]
+        # What `_owes` answers, asked here for the steps this event usually completes (1 and 7
+        # owe nothing): it is the most frequent event of a fold.
+        if step == 5:
+            owes = not am["searched"] or am["found"] or am["perishable"]
+        elif step == 4:
+            owes = len(wb["active"]) < t.MIN_FIGHTERS
+        else:
+            owes = step != 1 and self._owes(state, wb)
+        if owes:
             owed = self.owed(state, wb)
             raise RuleViolation(
                 f"step {step} ({t.STEPS[step]}) is not complete: "
                 f"{wb['name']} still owes {'; '.join(owed)}"
             )
-        if step == 7:  # the reward of the map point is declined
-            self._report(state, wb)["reward"] = {
-                "kind": wb["aftermath"]["reward"],
-                "declined": True,
-            }
+        # What `_leave_step` and `_settle` do from each step, without the calls.
+        if step == 1:
+            # Steps 2 and 3 pass by themselves while nobody owes a roll in them; step 4
+            # holds a choice.
+            am["step"] = 2 if am["injuries"] else 3 if am["destiny"] else 4
+        elif step == 4:
+            am["step"] = 5  # and step 5 holds a choice: nothing passes by itself
+            am["perishable"] = self._fragile(wb, am)
+        elif step == 5:
+            am["step"] = 6
+            self._progress(state, wb, version)  # which leaves the warband at step 7 or done
+        elif step == 7:  # the reward of the map point is declined
+            am["report"]["reward"] = {"kind": am["reward"], "declined": True}
             self._finish(state, wb)
-            return
-        self._leave_step(state, wb, version)
-        self._settle(state, wb, version)
+        else:
+            self._leave_step(state, wb, version)
+            self._settle(state, wb, version)
 
-    def _roll_for(self, state, data, step, owed_key, what, version):
-        wb = state["warbands"].get(data["warband"]) or self._warband(state, data["warband"])
+    def _roll_for(self, state, data, wb, step, owed_key, what, version):
+        wb = wb or self._warband(state, data["warband"])
         fighter = wb["fighters"].get(data["fighter"]) or self._fighter(wb, data["fighter"])
         am = wb["aftermath"]
         if am is None or am["step"] != step:
@@ -691,44 +730,64 @@ class Warcry(GameSystem):
             )
         return wb, fighter, am
 
-    def _on_InjuryRolled(self, state, data, version):
-        wb, fighter, am = self._roll_for(state, data, 2, "injuries", "injury roll", version)
-        outcome = t.injury(data["dice"], fighter["leader"])
+    # The two rolls below are a third of the events of a fold: each does what `_roll_for`
+    # does in its usual case (the warband at the roll's step) without the call, and leaves
+    # the rest to it.
+
+    def _on_InjuryRolled(self, state, data, version, wb):
+        fid, dice = data["fighter"], data["dice"]
+        am = wb and wb["aftermath"]
+        fighter = am and wb["fighters"].get(fid)
+        if (
+            not fighter
+            or am["step"] != 2
+            or fid not in am["injuries"]
+            or (data["battle"] is not None and data["battle"] != am["battle"])
+        ):
+            wb, fighter, am = self._roll_for(state, data, wb, 2, "injuries", "injury roll", version)
+        outcome = t.injury(dice, fighter["leader"])
         if outcome == t.KILLED:
-            self._lose_fighter(wb, data["fighter"], "dead")
+            self._lose_fighter(wb, fid, "dead")
         elif outcome == t.LOSES_FAVOUR:
             fighter["destiny"] = max(0, fighter["destiny"] - 1)
-        am["injuries"].remove(data["fighter"])
+        injuries = am["injuries"]
+        injuries.remove(fid)
         am["report"]["injuries"].append(
-            {
-                "fighter": data["fighter"],
-                "dice": data["dice"],
-                "outcome": outcome,
-                "destiny": fighter["destiny"],
-            }
+            {"fighter": fid, "dice": dice, "outcome": outcome, "destiny": fighter["destiny"]}
         )
-        if not am["injuries"]:  # the step owes nothing more: pass what passes by itself
-            self._settle(state, wb, version)
+        if not injuries:
+            # The step owes nothing more and passes by itself (what `_settle` does from
+            # step 2): so does step 3 when nobody owes a destiny roll; step 4 holds a choice.
+            am["step"] = 3 if am["destiny"] else 4
 
-    def _on_DestinyRolled(self, state, data, version):
-        wb, fighter, am = self._roll_for(state, data, 3, "destiny", "destiny roll", version)
-        gained = t.destiny_gained(data["dice"])
+    def _on_DestinyRolled(self, state, data, version, wb):
+        fid, dice = data["fighter"], data["dice"]
+        am = wb and wb["aftermath"]
+        fighter = am and wb["fighters"].get(fid)
+        if (
+            not fighter
+            or am["step"] != 3
+            or fid not in am["destiny"]
+            or (data["battle"] is not None and data["battle"] != am["battle"])
+        ):
+            wb, fighter, am = self._roll_for(state, data, wb, 3, "destiny", "destiny roll", version)
+        gained = t.destiny_gained(dice)
         if gained:
             fighter["destiny"] = min(t.MAX_DESTINY, fighter["destiny"] + 1)
-        am["destiny"].remove(data["fighter"])
+        owed = am["destiny"]
+        owed.remove(fid)
         am["report"]["destiny"].append(
-            {
-                "fighter": data["fighter"],
-                "dice": data["dice"],
-                "gained": gained,
-                "destiny": fighter["destiny"],
-            }
+            {"fighter": fid, "dice": dice, "gained": gained, "destiny": fighter["destiny"]}
         )
-        if not am["destiny"]:  # the step owes nothing more: pass what passes by itself
-            self._settle(state, wb, version)
+        if not owed:
+            # The step owes nothing more and passes by itself (what `_settle` does from
+            # step 3); step 4 holds a choice.
+            am["step"] = 4
 
-    def _on_PerishableRolled(self, state, data, version):
-        wb, fighter, _ = self._roll_for(state, data, 5, "perishable", "perishable roll", version)
+    def _on_PerishableRolled(self, state, data, version, wb):
+        wb, fighter, _ = self._roll_for(
+            state, data, wb, 5, "perishable", "perishable roll", version
+        )
         artefact = fighter["lesser_artefact"]
         if (artefact or {}).get("kind") != "fragile":
             raise RuleViolation(f"{fighter['name']} holds no fragile artefact to roll for")
@@ -745,10 +804,12 @@ class Warcry(GameSystem):
             }
         )
 
-    def _on_SearchRolled(self, state, data, version):
-        wb = self._warband(state, data["warband"])
-        self._advance(state, wb, 5, "searching the battlefield", version)
+    def _on_SearchRolled(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         am = wb["aftermath"]
+        if am is None or am["step"] != 5:
+            self._advance(state, wb, 5, "searching the battlefield", version)
+            am = wb["aftermath"]
         if data["battle"] is not None and data["battle"] != am["battle"]:
             raise RuleViolation(
                 f"{wb['name']} is in the aftermath of battle {am['battle']}, not {data['battle']}"
@@ -782,7 +843,7 @@ class Warcry(GameSystem):
                     self._glory(wb, entry["glory"], f"found {entry['name']}", version)
             else:
                 am["found"].append(found)
-        self._report(state, wb)["searches"].append(
+        am["report"]["searches"].append(
             {
                 "dice": data["dice"],
                 "roll": t.d66(data["dice"]),
@@ -791,17 +852,24 @@ class Warcry(GameSystem):
             }
         )
 
-    def _on_ArtefactGiven(self, state, data, version):
-        wb = self._warband(state, data["warband"])
-        self._advance(state, wb, 5, "giving a found artefact", version)
+    def _on_ArtefactGiven(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         am = wb["aftermath"]
-        found = next((a for a in am["found"] if a["name"] == data["artefact"]), None)
-        if found is None:
+        if am is None or am["step"] != 5:
+            self._advance(state, wb, 5, "giving a found artefact", version)
+            am = wb["aftermath"]
+        name = data["artefact"]
+        for found in am["found"]:  # a loop, not next() over a generator: one call fewer
+            if found["name"] == name:
+                break
+        else:
             pending = ", ".join(a["name"] for a in am["found"]) or "nothing"
             raise RuleViolation(
-                f"{wb['name']} found no {data['artefact']} to give (waiting to be given: {pending})"
+                f"{wb['name']} found no {name} to give (waiting to be given: {pending})"
             )
-        fighter = self._fighter(wb, data["fighter"])
+        fighter = wb["fighters"].get(data["fighter"])
+        if fighter is None or fighter["status"] != "active":
+            fighter = self._fighter(wb, data["fighter"])  # refuses, in words
         held = fighter["lesser_artefact"]
         if held:
             raise RuleViolation(
@@ -810,9 +878,7 @@ class Warcry(GameSystem):
             )
         am["found"].remove(found)
         fighter["lesser_artefact"] = dict(found, since=version)
-        self._report(state, wb)["given"].append(
-            {"fighter": data["fighter"], "artefact": found["name"]}
-        )
+        am["report"]["given"].append({"fighter": data["fighter"], "artefact": found["name"]})
 
     def _artefact_gone(self, wb, fid):
         """A lesser artefact left its bearer: no perishable roll is owed for it any more."""
@@ -820,8 +886,8 @@ class Warcry(GameSystem):
         if am is not None and fid in am["perishable"]:
             am["perishable"].remove(fid)
 
-    def _on_ArtefactUsed(self, state, data, version):
-        wb = self._warband(state, data["warband"])
+    def _on_ArtefactUsed(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         fighter = self._fighter(wb, data["fighter"])
         held = fighter["lesser_artefact"]
         if held is None:
@@ -833,9 +899,11 @@ class Warcry(GameSystem):
         self._artefact_gone(wb, data["fighter"])
         fighter["lesser_artefact"] = None
 
-    def _on_ArtefactDiscarded(self, state, data, version):
-        wb = self._warband(state, data["warband"])
-        fighter = self._fighter(wb, data["fighter"])
+    def _on_ArtefactDiscarded(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
+        fighter = wb["fighters"].get(data["fighter"])
+        if fighter is None or fighter["status"] != "active":
+            fighter = self._fighter(wb, data["fighter"])  # refuses, in words
         key = "lesser_artefact" if data["artefact"] == "lesser" else "artefact_of_power"
         if fighter[key] is None:
             kind = "lesser artefact" if data["artefact"] == "lesser" else "artefact of power"
@@ -844,8 +912,8 @@ class Warcry(GameSystem):
             self._artefact_gone(wb, data["fighter"])
         fighter[key] = None
 
-    def _on_ArtefactPassed(self, state, data, version):
-        wb = self._warband(state, data["warband"])
+    def _on_ArtefactPassed(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         giver = self._fighter(wb, data["giver"])
         receiver = self._fighter(wb, data["receiver"])
         if data["artefact"] == "lesser":
@@ -876,8 +944,8 @@ class Warcry(GameSystem):
             )
         return self._quest(state, wb)
 
-    def _on_ArtefactOfPowerGained(self, state, data, version):
-        wb = self._warband(state, data["warband"])
+    def _on_ArtefactOfPowerGained(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         quest = self._reward(state, wb, "artefact", "gaining an artefact of power", version)
         table = {a["id"]: a for a in quest["artefacts_of_power"]}
         artefact = table.get(data["artefact"])
@@ -887,9 +955,11 @@ class Warcry(GameSystem):
                 f"{data['artefact']!r} (it has: {', '.join(table)})"
             )
         fighter = self._fighter(wb, data["fighter"])
-        for other in wb["fighters"].values():
-            if (other["artefact_of_power"] or {}).get("id") == artefact["id"]:
-                raise RuleViolation(f"{other['name']} already holds the {artefact['name']}")
+        fighters = wb["fighters"]
+        for fid in wb["active"]:  # the dead and removed hold nothing (`_lose_fighter`)
+            held = fighters[fid]["artefact_of_power"]
+            if held is not None and held.get("id") == artefact["id"]:
+                raise RuleViolation(f"{fighters[fid]['name']} already holds the {artefact['name']}")
         if fighter["artefact_of_power"] is not None:
             raise RuleViolation(
                 f"a fighter holds at most one artefact of power: "
@@ -905,8 +975,8 @@ class Warcry(GameSystem):
         }
         self._finish(state, wb)
 
-    def _on_CommandTraitGained(self, state, data, version):
-        wb = self._warband(state, data["warband"])
+    def _on_CommandTraitGained(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         quest = self._reward(state, wb, "trait", "gaining a command trait", version)
         table = {c["id"]: c for c in quest["command_traits"]}
         trait = table.get(data["trait"])
@@ -958,8 +1028,8 @@ class Warcry(GameSystem):
         }
         self._finish(state, wb)
 
-    def _on_QuestBegun(self, state, data, version):
-        wb = self._warband(state, data["warband"])
+    def _on_QuestBegun(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
         quests = state["content"]["quests"]
         quest = quests.get(data["quest"])
         if quest is None:

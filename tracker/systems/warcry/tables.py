@@ -85,7 +85,8 @@ def search(table: list[dict], dice: list[int]) -> dict | None:
     """The lesser artefact a D66 search finds in the campaign's table, or None for nothing."""
     value = d66(dice)
     for entry in table:
-        if entry["from"] <= value <= entry["to"]:
+        # The upper bound first: in a table in order, that alone passes over the rows before.
+        if value <= entry["to"] and entry["from"] <= value:
             return entry if entry.get("find", True) else None
     return None
 
