@@ -588,6 +588,12 @@ class Service:
                 for line in chunk:
                     if line[_EARLY]:
                         raise ImportFailed(line[_NUMBER], line[_EARLY])
+                    if line[_DATA_JSON] is None and rows:
+                        # A correction folds its campaign again from the log: the rows
+                        # passed so far are written first (the transaction sees its own).
+                        yield rows
+                        rows = []
+                        keep = rows.append
                     try:
                         keep(one(campaigns, line, now))
                     except BatchError as err:
@@ -640,7 +646,6 @@ class Service:
                 "state": system.initial_state(data["settings"]),
                 "version": 1,
                 "head": GENESIS,
-                "rows": [],  # the campaign's rows so far, for a correction to fold again
             }
         elif data_json is not None:
             # The usual line: its data was loaded by its schema when the line was read.
@@ -653,10 +658,6 @@ class Service:
         else:  # a correction, an unknown type, a second start: the batch machinery says
             if late:
                 raise InvalidEvent(late)
-            pending = [
-                Event(None, campaign, row[1], row[2], decode(row[3]), row[4], None, None)
-                for row in run["rows"]
-            ]
             [event], run["state"] = self.check(
                 campaign,
                 run["system"],
@@ -665,7 +666,7 @@ class Service:
                 [{"type": type_, "data": decode(text).get("data"), "meta": decode(meta_json)}],
                 meta={},
                 roller=None,
-                pending=pending,
+                pending=[],  # every earlier line is written already
             )
             data_json, meta_json = canonical(event.data), canonical_meta(event.meta)
             run["version"] += 1
@@ -687,9 +688,7 @@ class Service:
                 "was changed after it was exported"
             )
         run["head"] = head
-        row = (campaign, version, type_, data_json, meta_json, at, head)
-        run["rows"].append(row)
-        return row
+        return (campaign, version, type_, data_json, meta_json, at, head)
 
     # -- upkeep ----------------------------------------------------------------------------
 
@@ -795,7 +794,7 @@ _LINE_FIELDS = frozenset(("campaign", "version", "type", "data", "meta", "record
 # of the file is the one named). `data_json` is the canonical data of a usual event (`data`
 # itself too when read in this process); None leaves the line to the batch machinery, which
 # reads its `text` again.
-_NUMBER, _EARLY = 0, 9
+_NUMBER, _DATA_JSON, _EARLY = 0, 8, 9
 
 
 def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_data: bool):

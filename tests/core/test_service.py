@@ -477,3 +477,47 @@ def test_a_long_file_with_a_bad_line_names_it_and_writes_nothing(
         other.import_lines(exported)
     assert f"line {bad}" in str(caught.value) and words in str(caught.value)
     assert other.store.count() == 0
+
+
+@pytest.fixture(params=["in this process", "by a helper process"])
+def either_path(request, monkeypatch):
+    """Imports read in this process, and as a long file is read: by a helper process."""
+    if request.param == "by a helper process":
+        import tracker.service as service_module
+
+        monkeypatch.setattr(service_module, "PARALLEL_IMPORT", 50)
+        monkeypatch.setattr(service_module, "_CHUNK", 20)
+        monkeypatch.setattr(service_module, "_may_fork", lambda: True)
+
+
+def _void_line(version: int) -> str:
+    return json.dumps(
+        {"campaign": CAMPAIGN, "type": "EventVoided", "data": {"version": version, "reason": "x"}}
+    )
+
+
+def test_an_import_whose_last_line_voids_an_event_folds_the_campaign_without_it(
+    sample, tmp_path, either_path
+):
+    exported = list(sample.export(CAMPAIGN))
+    last = sample.store.version(CAMPAIGN)
+    other = Service(Store(tmp_path / "voided.db"))
+    other.store.init()
+    [result] = other.import_lines([*exported, _void_line(last)])
+    assert result.last_version == last + 1
+    assert other.store.voids(CAMPAIGN)[last] == last + 1
+    assert other.state(CAMPAIGN, last - 1).state == other.state(CAMPAIGN).state
+    assert other.verify() is None
+
+
+def test_an_import_whose_void_breaks_a_later_event_names_that_line_and_writes_nothing(
+    sample, tmp_path, either_path
+):
+    exported = list(sample.export(CAMPAIGN))
+    other = Service(Store(tmp_path / "refused.db"))
+    other.store.init()
+    with pytest.raises(ImportFailed) as caught:
+        other.import_lines([*exported, _void_line(2)])  # the founding of a warband
+    words = str(caught.value)
+    assert f"line {len(exported) + 1}" in words and "cannot be voided" in words
+    assert other.store.count() == 0
