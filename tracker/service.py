@@ -439,6 +439,11 @@ class Service:
                 return earlier
         view = self.state(campaign, private=True)
         if expected_version is not None and expected_version != view.version:
+            # Nothing was applied: the state goes back for the retry that usually follows.
+            WRITERS.put(
+                (view.system.fingerprint, campaign),
+                _Kept(view.version, view.head, view.state, view.voided),
+            )
             raise Conflict(campaign, expected_version, view.version)
         events, state = self.check(
             campaign,

@@ -160,6 +160,20 @@ def test_a_stale_expected_version_is_a_conflict_and_writes_nothing(service):
     assert service.store.version("c") == 11
 
 
+def test_the_append_after_a_conflict_meets_the_state_as_the_log_holds_it(service):
+    from tracker.service import STATES, WRITERS
+
+    start_two_warbands(service)
+    with pytest.raises(Conflict):
+        battle(service, 3)
+    battle(service, 11)
+    kept = service.state("c").state
+    STATES.clear()
+    WRITERS.clear()
+    assert service.state("c").state == kept  # as a fresh fold of the log gives it
+    assert len(kept["battles"]) == 1
+
+
 def test_a_broken_rule_writes_nothing_and_names_the_event_of_the_batch(service):
     start_two_warbands(service)
     add = {
