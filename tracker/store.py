@@ -13,7 +13,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -203,10 +203,10 @@ class Store:
         return self._lock_fd
 
     @contextmanager
-    def _transaction(self):
+    def _transaction(self, turn_held: bool = False):
         """A write transaction, on the writers' turn: committed if the block ends, else undone."""
         conn = self.conn
-        with self._writer():
+        with nullcontext() if turn_held else self._writer():
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
@@ -258,19 +258,26 @@ class Store:
         request = _Append(campaign, rows, expected_version, events[0].meta.get("idempotency_key"))
         group = self._group
         with group.turn:
-            if not group.writing:  # nobody writing: this one goes alone, at once
+            group.queue.append(request)
+            while not request.done and group.writing:
+                group.turn.wait()
+            if not request.done:  # this thread writes: what is queued, its own included
                 group.writing = True
-                batch = [request]
-            else:
-                group.queue.append(request)
-                while not request.done and group.writing:
-                    group.turn.wait()
-                if not request.done:
-                    group.writing = True
-                    batch, group.queue = group.queue, []
+                batch, group.queue = group.queue, []
         if not request.done:
             try:
-                self._commit(batch)
+                with self._writer():
+                    # What the other threads asked for while this one waited for its turn
+                    # among the writers (another process's, say) joins the same transaction.
+                    with group.turn:
+                        batch += group.queue
+                        group.queue = []
+                    self._commit(batch)
+            except BaseException as error:
+                for queued in batch:  # none of it was written
+                    if queued.error is None:
+                        queued.result, queued.error = None, error
+                raise
             finally:
                 with group.turn:
                     group.writing = False
@@ -282,9 +289,10 @@ class Store:
         return request.result
 
     def _commit(self, batch: list[_Append]) -> None:
-        """Write a batch of appends in one transaction; each gets its result or its error."""
+        """Write a batch of appends in one transaction, on the writers' turn this thread holds;
+        each gets its result or its error."""
         try:
-            with self._transaction() as conn:
+            with self._transaction(turn_held=True) as conn:
                 if len(batch) == 1:  # alone: its refusal is the transaction's rollback
                     try:
                         batch[0].result = self._one(batch[0])

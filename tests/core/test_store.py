@@ -233,3 +233,55 @@ def test_a_writer_waits_its_turn_on_the_lock_file_instead_of_failing_busy(db_pat
     assert [e.data["n"] for e in first.read("c")] == [0, 1]
     second.close()
     first.close()
+
+
+def test_appends_asked_for_while_another_writer_holds_the_turn_are_written_together(
+    tmp_path, monkeypatch
+):
+    import fcntl
+    import os
+    import threading
+    import time
+
+    path = tmp_path / "group.db"
+    Store(path).init()
+    batches = []
+    commit = Store._commit
+
+    def counted(self, batch):
+        batches.append(len(batch))
+        return commit(self, batch)
+
+    monkeypatch.setattr(Store, "_commit", counted)
+    # Another writer (a process of its own, say) holds the writers' turn.
+    other = os.open(str(path) + "-writer", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    answers, errors = {}, {}
+
+    def append(name, expected):
+        store = Store(path)  # a connection of its own, as each server thread has
+        try:
+            answers[name] = store.append(name.split("/")[0], [ev(1)], expected)
+        except Conflict as error:
+            errors[name] = error
+        finally:
+            store.close()
+
+    threads = [
+        threading.Thread(target=append, args=(name, expected))
+        for name, expected in (("a", 0), ("b", 0), ("c", 0), ("a/stale", 0))
+    ]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)  # in this order
+    time.sleep(0.2)
+    fcntl.flock(other, fcntl.LOCK_UN)
+    os.close(other)
+    for thread in threads:
+        thread.join(10)
+    assert batches == [4]  # one transaction, one disk sync, for the four
+    assert sorted(answers) == ["a", "b", "c"] and list(errors) == ["a/stale"]
+    assert errors["a/stale"].actual == 1  # refused on its own; the others written
+    reader = Store(path)
+    assert [reader.version(c) for c in "abc"] == [1, 1, 1]
+    assert all(reader.verify(c) is None for c in "abc")
