@@ -79,13 +79,17 @@ def _text(value: str, ascii_only: bool = False) -> str:
     return json.dumps(value, ensure_ascii=ascii_only)
 
 
+_SECOND = (-1, "")  # the last second written out, and its text (swapped whole: threads)
+
+
 def utcnow() -> str:
     """The current UTC time as an ISO 8601 text ending in Z, to the microsecond."""
+    global _SECOND
     seconds, nanoseconds = divmod(time.time_ns(), 1_000_000_000)
-    return "%s.%06dZ" % (
-        time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)),
-        nanoseconds // 1000,
-    )
+    known = _SECOND
+    if known[0] != seconds:  # a new second: written out once (appends come many a second)
+        known = _SECOND = (seconds, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)))
+    return "%s.%06dZ" % (known[1], nanoseconds // 1000)
 
 
 _QUOTED: dict[tuple[str, str], tuple[str, str]] = {}

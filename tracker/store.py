@@ -174,6 +174,9 @@ class Store:
         self.db = sqlite_utils.Database(conn)
         self.conn = conn
         self._lock_fd: int | None = None
+        # The head this connection last wrote, per campaign: (version, hash). Only ever
+        # behind the log (which only grows), never wrong for this file: see `_one`.
+        self._heads: dict[str, tuple[int, str]] = {}
         # The appends of this process to this file take turns here; every ":memory:" store
         # is a database of its own.
         self._group = _Group() if self.path == ":memory:" else _group(self.path)
@@ -312,6 +315,10 @@ class Store:
             for request in batch:  # nothing of the batch was written
                 request.result, request.error = None, error
             raise
+        for request in batch:  # durable now: the heads this connection wrote
+            result = request.result
+            if result is not None and not result.replayed:
+                self._heads[result.campaign] = (result.last_version, result.head)
 
     def _one(self, request: _Append) -> AppendResult:
         campaign = request.campaign
@@ -319,18 +326,31 @@ class Store:
             earlier = self.idempotent(campaign, request.key)
             if earlier is not None:
                 return earlier
-        version, head = self._head(campaign)
-        if version != request.expected:
-            raise Conflict(campaign, request.expected, version)
+        # The head this connection wrote last, when the caller expects it, spares a query:
+        # if another writer has appended since, the next version is taken, and the insert
+        # below fails on the log's unique (campaign, version) before anything is written.
+        known = self._heads.get(campaign)
+        if known is not None and known[0] == request.expected:
+            version, head = known
+        else:
+            version, head = self._head(campaign)
+            if version != request.expected:
+                raise Conflict(campaign, request.expected, version)
         first, out = version + 1, []
         for type_, data_json, meta_json, recorded_at in request.rows:
             version += 1
             head = chain_hash(head, campaign, version, type_, data_json, meta_json, recorded_at)
             out.append((campaign, version, type_, data_json, meta_json, recorded_at, head))
-        if len(out) == 1:
-            self.conn.execute(_INSERT, out[0])
-        else:
-            self.conn.executemany(_INSERT, out)
+        try:
+            if len(out) == 1:
+                self.conn.execute(_INSERT, out[0])
+            else:
+                self.conn.executemany(_INSERT, out)
+        except sqlite3.IntegrityError as error:
+            if known is None or "UNIQUE" not in str(error):
+                raise
+            del self._heads[campaign]
+            raise Conflict(campaign, request.expected, self._head(campaign)[0]) from None
         return AppendResult(campaign, first, version, head)
 
     def import_rows(self, batches: Iterable[list[tuple]]) -> None:

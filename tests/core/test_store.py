@@ -285,3 +285,21 @@ def test_appends_asked_for_while_another_writer_holds_the_turn_are_written_toget
     reader = Store(path)
     assert [reader.version(c) for c in "abc"] == [1, 1, 1]
     assert all(reader.verify(c) is None for c in "abc")
+
+
+def test_a_writer_that_last_saw_an_older_head_gets_a_conflict_naming_the_new_one(tmp_path):
+    first, second = Store(tmp_path / "two.db"), Store(tmp_path / "two.db")
+    first.init()
+    first.append("c", [ev(1), ev(2), ev(3)], 0)
+    second.append("c", [ev(4)], 3)  # another connection (a thread, a process) moved on
+    for batch in ([ev(5)], [ev(5), ev(6)]):
+        with pytest.raises(Conflict) as caught:
+            first.append("c", batch, 3)  # the head this connection wrote last
+        assert (caught.value.expected, caught.value.actual) == (3, 4)
+    assert first.version("c") == 4
+    first.append("c", [ev(5), ev(6)], 4)
+    second.append("c", [ev(7)], 6)
+    assert [e.data["n"] for e in first.read("c")] == [1, 2, 3, 4, 5, 6, 7]
+    assert first.verify("c") is None and second.verify("c") is None
+    first.close()
+    second.close()
