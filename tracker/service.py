@@ -810,7 +810,7 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
     reading side can number and chain the lines itself (the hash None once it cannot).
     """
     text = text.rstrip("\r\n")  # lines as a file gives them
-    if not text.strip():
+    if not text or text.isspace():
         return None
     try:
         record = decode(text)
