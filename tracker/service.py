@@ -630,7 +630,6 @@ class Service:
             _,
             late,
             text,
-            chained,
         ) = line
         run = campaigns.get(campaign)
         if run is None:
@@ -683,10 +682,7 @@ class Service:
         if given_hash is not None and not recorded_at:
             raise InvalidEvent("a line with a hash needs its recorded_at")
         at = recorded_at or now
-        if chained is not None:  # chained already, by the side that read the line
-            head = chained
-        else:
-            head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
+        head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
         if given_hash is not None and head != given_hash:
             raise RuleViolation(
                 "its hash does not match the events before it: the file "
@@ -793,8 +789,7 @@ _CHUNK = 500
 _LINE_FIELDS = frozenset(("campaign", "version", "type", "data", "meta", "recorded_at", "hash"))
 # A line as read is a plain tuple (cheap to hand from one process to another):
 # (number, campaign, type, meta_json, recorded_at, version, hash, data, data_json, early, late,
-#  text, head). `head` is the line's hash, chained as it was read (None leaves the chaining to
-# the rules' side). `early` is a fault of the line itself, reported at once; `late` one the rules' side
+#  text). `early` is a fault of the line itself, reported at once; `late` one the rules' side
 # would meet only after checking the campaign so far, reported then (so that the first fault
 # of the file is the one named). `data_json` is the canonical data of a usual event (`data`
 # itself too when read in this process); None leaves the line to the batch machinery, which
@@ -805,9 +800,8 @@ _NUMBER, _DATA_JSON, _EARLY = 0, 8, 9
 def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_data: bool):
     """What can be known of a line without its campaign's state; None for a blank line.
 
-    `known` maps each campaign started so far in the file to [its game system, the version
-    of its last line, that line's hash]: a file imports only if every line passes, so the
-    reading side can number and chain the lines itself (the hash None once it cannot).
+    `known` maps each campaign started so far in the file to its game system. The rules'
+    side numbers and chains the lines.
     """
     text = text.rstrip("\r\n")  # lines as a file gives them
     if not text or text.isspace():
@@ -822,8 +816,7 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
         unknown = record.keys() - _LINE_FIELDS
         return _fault(number, f"unknown fields {', '.join(sorted(unknown))}")
     campaign, type_ = record.get("campaign"), record.get("type")
-    chain = known.get(campaign) if type(campaign) is str else None
-    system = None if chain is None else chain[0]
+    system = known.get(campaign) if type(campaign) is str else None
     if system is None and (not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign)):
         return _fault(
             number, "the campaign id is missing or is not lower-case letters, digits and dashes"
@@ -836,14 +829,14 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
     recorded_at = record.get("recorded_at")
     if recorded_at is not None and not isinstance(recorded_at, str):
         return _fault(number, "recorded_at is a time such as 2026-01-31T18:00:00.000000Z")
-    data = late = chained_json = None
+    data = late = None
     try:
         if system is None:
             if type_ == "CampaignStarted":
                 data = loader(CampaignStartedSchema)(record.get("data") or {})
                 system = systems.get(data["system"])
                 data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
-                chain = known[campaign] = [system, 0, GENESIS]
+                known[campaign] = system
         else:
             if type_ in system.events:
                 raw = record.get("data")
@@ -851,24 +844,12 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
                 if not isinstance(raw, dict):
                     raise InvalidEvent("an event's data is a JSON object")
                 data, _ = _draw(system, type_, raw, None, None)  # no roller: nothing written
-            elif type_ == "EventVoided":  # the rules' side checks it; its text chains here
-                chained_json = canonical(loader(EventVoidedSchema)(record.get("data") or {}))
     except ValidationError as err:
         data, late = None, _plain(type_, err.messages)
     except TrackerError as err:
         data, late = None, err.message
     meta_json = canonical_meta(meta)
-    data_json = head = None
-    if data is not None:
-        data_json = chained_json = canonical(data)
-    if chain is not None:
-        if chained_json is None or chain[2] is None:
-            chain[2] = None  # a line only the rules' side can judge: it chains from here on
-        else:
-            chain[1] += 1
-            head = chain[2] = chain_hash(
-                chain[2], campaign, chain[1], type_, chained_json, meta_json, recorded_at or now
-            )
+    data_json = None if data is None else canonical(data)
     return (
         number,
         campaign,
@@ -882,20 +863,19 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
         None,
         late,
         None if data is not None else text,
-        head,
     )
 
 
 def _fault(number: int, words: str) -> tuple:
-    return (number, "", None, None, None, None, None, None, None, words, None, None, None)
+    return (number, "", None, None, None, None, None, None, None, words, None, None)
 
 
 def _read_lines(lines: list[str], actor: str, now: str) -> Iterator[list[tuple]]:
     """The lines that are not blank, as read (see `_read_line`), in order, a chunk at a time.
 
     A long file is read by a helper process, a chunk at a time and in order, while this one
-    applies the rules to the lines already read and writes them: the two sides cost about the
-    same, and the machine has a second core.
+    applies the rules to the lines already read, chains them and writes them: the two sides
+    cost about the same, and the machine has a second core.
     """
     if len(lines) >= PARALLEL_IMPORT and _may_fork():
         # The helper is forked: it has the lines already, and is told only where each
