@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench.figures import ROOT, Figure, _fresh
+from bench.figures import ROOT, Figure, _fresh, _paired
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
@@ -140,26 +140,26 @@ def run(work_dir: Path, per_client: int = 100) -> tuple[Figure, dict]:
                 )
                 assert status == 201, status
 
-        # Warm both paths, then alternate: best of four each (the machine has slow moments).
+        # Warm both paths, then pairs run back to back (the machine has slow moments).
         _run(CLIENTS, noop, 10)
         _run(CLIENTS, append_own, 5)
-        t_noop, t_append = [], []
-        for _ in range(4):
-            t_noop.append(_run(CLIENTS, noop, per_client))
-            t_append.append(_run(CLIENTS, append_own, per_client // 2))
+        t_append, t_noop = _paired(
+            lambda: _run(CLIENTS, append_own, per_client // 2),
+            lambda: _run(CLIENTS, noop, per_client),
+        )
         total = CLIENTS * per_client
-        append_rate = CLIENTS * (per_client // 2) / min(t_append)
+        append_rate = CLIENTS * (per_client // 2) / t_append
         figure = Figure(
             "append over HTTP, 8 clients",
             "POST /api/campaigns/{own}/events",
             append_rate,
             "POST /bench/noop (same server)",
-            total / min(t_noop),
+            total / t_noop,
             "requests/s",
             0.4,
             True,
             "gunicorn gthread, 2 workers x 4 threads, loopback, keep-alive, "
-            "each client its own campaign",
+            "each client its own campaign; median of five pairs run back to back",
         )
         shared = _shared(port, token, 12)
     finally:
