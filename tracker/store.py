@@ -13,7 +13,6 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -33,8 +32,11 @@ from tracker.events import (
 )
 
 SCHEMA = """
+-- position: the order of the whole log. No row is ever deleted (the triggers below), so a
+-- plain rowid never reuses a number and AUTOINCREMENT's bookkeeping (a page more to write
+-- at every commit) buys nothing.
 CREATE TABLE IF NOT EXISTS events (
-    position    INTEGER PRIMARY KEY AUTOINCREMENT,
+    position    INTEGER PRIMARY KEY,
     campaign    TEXT    NOT NULL,
     version     INTEGER NOT NULL CHECK (version >= 1),
     type        TEXT    NOT NULL,
@@ -158,6 +160,67 @@ def _group(path: str) -> _Group:
         return group
 
 
+class _Turn:
+    """The writers' turn on a lock file (see `Store._writer`), held for a `with` block.
+
+    Plain classes, not generator-based context managers: an append goes through both, and
+    their cost is a good part of what an append adds to SQLite's own.
+    """
+
+    __slots__ = ("fd",)
+
+    def __init__(self, fd: int | None):
+        self.fd = fd
+
+    def __enter__(self) -> None:
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc) -> None:
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE for a `with` block, on the writers' turn (unless held already):
+    committed if the block ends, rolled back if it raises."""
+
+    __slots__ = ("conn", "turn")
+
+    def __init__(self, conn: sqlite3.Connection, turn: _Turn | None):
+        self.conn, self.turn = conn, turn
+
+    def __enter__(self) -> sqlite3.Connection:
+        if self.turn is not None:
+            self.turn.__enter__()
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self._leave()
+            raise
+        return self.conn
+
+    def __exit__(self, kind, error, traceback) -> None:
+        conn = self.conn
+        try:
+            if conn.in_transaction:
+                if kind is None:
+                    try:
+                        conn.execute("COMMIT")
+                    except BaseException:
+                        if conn.in_transaction:
+                            conn.execute("ROLLBACK")
+                        raise
+                else:
+                    conn.execute("ROLLBACK")
+        finally:
+            self._leave()
+
+    def _leave(self) -> None:
+        if self.turn is not None:
+            self.turn.__exit__()
+
+
 class Store:
     """The event log of every campaign in one SQLite file."""
 
@@ -181,23 +244,14 @@ class Store:
         # is a database of its own.
         self._group = _Group() if self.path == ":memory:" else _group(self.path)
 
-    @contextmanager
-    def _writer(self):
+    def _writer(self) -> _Turn:
         """Writers take turns on a lock file beside the database before they begin.
 
         SQLite makes a writer that finds the database locked sleep and poll (1 ms, then
         longer); a writer waiting on the lock file wakes the moment the one before it is
         done. Any process and thread that writes through a Store queues here.
         """
-        lock = self._lock()
-        if lock is None:
-            yield
-            return
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+        return _Turn(self._lock())
 
     def _lock(self) -> int | None:
         """The lock file's descriptor (None for a database in memory)."""
@@ -205,20 +259,9 @@ class Store:
             self._lock_fd = os.open(self.path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)
         return self._lock_fd
 
-    @contextmanager
-    def _transaction(self, turn_held: bool = False):
+    def _transaction(self, turn_held: bool = False) -> _Transaction:
         """A write transaction, on the writers' turn: committed if the block ends, else undone."""
-        conn = self.conn
-        with nullcontext() if turn_held else self._writer():
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-                if conn.in_transaction:
-                    conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+        return _Transaction(self.conn, None if turn_held else self._writer())
 
     def init(self) -> None:
         """Create the tables, indexes and triggers if they are not there yet."""
