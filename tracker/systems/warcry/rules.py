@@ -713,6 +713,17 @@ class Warcry(GameSystem):
             self._settle(state, wb, version)
 
     def _roll_for(self, state, data, wb, step, owed_key, what, version):
+        """The warband, fighter and aftermath a roll of `step` is for, once its rules pass."""
+        fid = data["fighter"]
+        am = wb and wb["aftermath"]
+        fighter = am and wb["fighters"].get(fid)
+        if (  # the usual case first: the warband at the roll's step, the roll owed
+            fighter
+            and am["step"] == step
+            and fid in am[owed_key]
+            and (data["battle"] is None or data["battle"] == am["battle"])
+        ):
+            return wb, fighter, am
         wb = wb or self._warband(state, data["warband"])
         fighter = wb["fighters"].get(data["fighter"]) or self._fighter(wb, data["fighter"])
         am = wb["aftermath"]
@@ -730,21 +741,9 @@ class Warcry(GameSystem):
             )
         return wb, fighter, am
 
-    # The two rolls below are a third of the events of a fold: each does what `_roll_for`
-    # does in its usual case (the warband at the roll's step) without the call, and leaves
-    # the rest to it.
-
     def _on_InjuryRolled(self, state, data, version, wb):
         fid, dice = data["fighter"], data["dice"]
-        am = wb and wb["aftermath"]
-        fighter = am and wb["fighters"].get(fid)
-        if (
-            not fighter
-            or am["step"] != 2
-            or fid not in am["injuries"]
-            or (data["battle"] is not None and data["battle"] != am["battle"])
-        ):
-            wb, fighter, am = self._roll_for(state, data, wb, 2, "injuries", "injury roll", version)
+        wb, fighter, am = self._roll_for(state, data, wb, 2, "injuries", "injury roll", version)
         outcome = t.injury(dice, fighter["leader"])
         if outcome == t.KILLED:
             self._lose_fighter(wb, fid, "dead")
@@ -762,15 +761,7 @@ class Warcry(GameSystem):
 
     def _on_DestinyRolled(self, state, data, version, wb):
         fid, dice = data["fighter"], data["dice"]
-        am = wb and wb["aftermath"]
-        fighter = am and wb["fighters"].get(fid)
-        if (
-            not fighter
-            or am["step"] != 3
-            or fid not in am["destiny"]
-            or (data["battle"] is not None and data["battle"] != am["battle"])
-        ):
-            wb, fighter, am = self._roll_for(state, data, wb, 3, "destiny", "destiny roll", version)
+        wb, fighter, am = self._roll_for(state, data, wb, 3, "destiny", "destiny roll", version)
         gained = t.destiny_gained(dice)
         if gained:
             fighter["destiny"] = min(t.MAX_DESTINY, fighter["destiny"] + 1)
