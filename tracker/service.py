@@ -322,6 +322,30 @@ class Service:
             state = apply_event(system, state, event, voided)
             yield Entry(event, self._words(system, state, event), voided.get(event.version))
 
+    def log_page(
+        self, campaign: str, upto: int, count: int, as_of: int | None = None
+    ) -> list[Entry]:
+        """The `count` events up to `upto` with their words, oldest first: a page of the audit
+        log of the campaign as of `as_of` (the latest when None), worded as `history(campaign,
+        as_of)` words them.
+
+        Folds to just before the page from a snapshot, skipping what is voided as of `as_of`,
+        so the cost of a page does not grow with the log.
+        """
+        system, _ = self.system_of(campaign)
+        voided = self.store.voids(campaign, as_of)
+        first = max(1, upto - count + 1)
+        state = None
+        if first > 1:
+            state, _ = self._fold(campaign, system, first - 1, voided)
+        entries = []
+        for event in self.store.read(campaign, after=first - 1, upto=upto):
+            state = apply_event(system, state, event, voided)
+            entries.append(
+                Entry(event, self._words(system, state, event), voided.get(event.version))
+            )
+        return entries
+
     def recent(self, campaign: str, count: int = 10, upto: int | None = None) -> list[Entry]:
         """The last `count` events up to `upto` with their words, newest first.
 

@@ -385,13 +385,67 @@ def test_the_roster_sheet_as_pdf_on_a4_and_letter(client, sample):
 
 
 def test_the_audit_log_shows_each_event_with_who_when_how_and_its_hash(client, sample, svc):
-    page = client.get(f"/c/{sample}/audit")
+    page = client.get(f"/c/{sample}/audit?upto=100")  # the page that holds event 21
     html, body = page.get_data(as_text=True), text(page)
     event = svc.store.event(sample, 21)
     assert "Ironjaws' Brannoc was slain: injury roll 1+1" in body
     assert event.hash[:12] in html and "table roll" in body and "alice" in body
     assert f'href="/c/{sample}/?at=21"' in html
     assert "voided by" in body and "voids" in body
+
+
+def test_the_audit_log_comes_in_pages_that_cover_every_event_once_newest_page_first(
+    client, sample, svc
+):
+    import re
+
+    from tracker.web.pages import AUDIT_PAGE
+
+    latest = svc.store.version(sample)
+    assert latest > AUDIT_PAGE  # the sample needs two pages
+    seen, url, pages = [], f"/c/{sample}/audit", 0
+    while url:
+        page = client.get(url)
+        html = page.get_data(as_text=True)
+        versions = [int(v) for v in re.findall(r'<tr id="e(\d+)"', html)]
+        assert len(versions) <= AUDIT_PAGE and versions == sorted(versions)
+        assert f"Events {versions[0]} to {versions[-1]} of {latest}" in text(page)
+        seen = versions + seen
+        pages += 1
+        earlier = re.search(r'<a href="([^"]+)" rel="prev">', html)
+        url = earlier.group(1).replace("&amp;", "&") if earlier else None
+    assert pages == 2 and seen == list(range(1, latest + 1))
+    assert 'rel="next"' in client.get(f"/c/{sample}/audit?upto=10").get_data(as_text=True)
+
+
+def test_a_page_of_the_audit_log_words_each_event_as_the_whole_history_does(sample, svc):
+    whole = {e.event.version: (e.words, e.voided_by) for e in svc.history(sample)}
+    voided = svc.store.voids(sample)
+    assert voided  # the sample voids an event: a page after it must still skip it
+    for upto, count in ((svc.store.version(sample), 200), (60, 25), (11, 3), (10, 4)):
+        page = svc.log_page(sample, upto, count)
+        assert [e.event.version for e in page] == list(range(upto - count + 1, upto + 1))
+        assert all((e.words, e.voided_by) == whole[e.event.version] for e in page)
+    then = {e.event.version: (e.words, e.voided_by) for e in svc.history(sample, 10)}
+    page = svc.log_page(sample, 10, 4, as_of=10)  # the log as it stood before the void
+    assert all((e.words, e.voided_by) == then[e.event.version] for e in page)
+
+
+def test_a_link_to_an_event_lands_on_the_page_of_the_audit_log_that_shows_it(
+    client, sample, svc, monkeypatch
+):
+    import tracker.web.pages as pages
+
+    monkeypatch.setattr(pages, "AUDIT_PAGE", 1)  # one event a page: the voided one is elsewhere
+    [(target, by)] = svc.store.voids(sample).items()
+    page = client.get(f"/c/{sample}/audit?upto={by}").get_data(as_text=True)
+    link = f"/c/{sample}/audit?upto={target}#e{target}"
+    assert f'voids <a href="{link}">' in page
+    landed = client.get(link.split("#")[0]).get_data(as_text=True)
+    assert f'<tr id="e{target}"' in landed
+    assert f'voided by <a href="/c/{sample}/audit?upto={by}#e{by}">' in landed
+    dice = client.get(f"/c/{sample}/dice").get_data(as_text=True)
+    assert f"/c/{sample}/audit?upto=" in dice  # each roll links to its page of the log
 
 
 def test_the_organiser_voids_an_event_from_the_audit_log(client, two, svc):

@@ -34,6 +34,8 @@ from tracker.web.forms import form_data
 
 bp = Blueprint("pages", __name__)
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
+# Events on a page of the audit log; the dice page lists as many of the latest rolls.
+AUDIT_PAGE = 200
 
 
 def init_app(app):
@@ -182,6 +184,10 @@ def context(cid: str, at: int | None = None) -> dict:
         "expected_version": view.latest,
         "idem": secrets.token_urlsafe(12),
         "state_at": lambda version: svc.state(cid, version),
+        # The page of the audit log that shows an event, at that event.
+        "audit_at": lambda version: (
+            link("audit", upto=min(view.version, version + AUDIT_PAGE // 2)) + f"#e{version}"
+        ),
         "recent": lambda count=8: svc.recent(cid, count, view.version),
     }
 
@@ -320,17 +326,38 @@ def members(cid):
 
 @bp.get("/c/<cid>/audit")
 def audit(cid):
-    svc = service()
-    ctx = context(cid, at_arg())
-    entries = list(svc.history(cid, ctx["view"].version))
+    return _audit_page(context(cid, at_arg()))
+
+
+def _audit_page(ctx: dict, status: int = 200, **extra):
+    """A page of the audit log: AUDIT_PAGE events up to ?upto= (the latest by default), with
+    links to the pages before and after it. A page folds from a snapshot, so it costs the
+    same on the first day of a campaign and after a hundred thousand events."""
+    view, link = ctx["view"], ctx["link"]
+    upto = request.args.get("upto", type=int) or view.version
+    upto = min(max(upto, 1), view.version)
+    entries = service().log_page(ctx["cid"], upto, AUDIT_PAGE, view.version)
+    first = entries[0].event.version
+
+    def where(version: int) -> str:
+        """Where an event of the log is: on this page, or on the page around it."""
+        if first <= version <= upto:
+            return f"#e{version}"
+        return ctx["audit_at"](version)
+
     return render_template(
         "audit.html",
         entries=entries,
-        voids=_voids(entries),
+        where=where,
+        earlier=link("audit", upto=first - 1) if first > 1 else None,
+        later=link("audit", upto=min(view.version, upto + AUDIT_PAGE))
+        if upto < view.version
+        else None,
         page="audit",
-        shown=reader_view(cid),
+        shown=reader_view(ctx["cid"]),
         **ctx,
-    )
+        **extra,
+    ), status
 
 
 @bp.post("/c/<cid>/audit")
@@ -372,18 +399,7 @@ def void(cid):
     else:
         flash(f"Event {target} was voided.")
         return redirect(url_for("pages.audit", cid=cid))
-    ctx = context(cid)
-    entries = list(service().history(cid))
-    return render_template(
-        "audit.html",
-        entries=entries,
-        voids=_voids(entries),
-        page="audit",
-        failure=failure,
-        submitted=form,
-        shown=reader_view(cid),
-        **ctx,
-    ), status
+    return _audit_page(context(cid), status, failure=failure, submitted=form)
 
 
 def reader_view(cid: str):
@@ -405,12 +421,6 @@ def reader_view(cid: str):
         )
 
     return shown
-
-
-def _voids(entries) -> dict[int, int]:
-    return {
-        e.event.data["version"]: e.event.version for e in entries if e.event.type == "EventVoided"
-    }
 
 
 @bp.get("/c/<cid>/dice")
