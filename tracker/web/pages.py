@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections import Counter, defaultdict
+import threading
+from collections import Counter, defaultdict, deque
+from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 from flask import (
@@ -27,6 +29,7 @@ from jinja2 import TemplateNotFound
 from tracker import stats, systems
 from tracker.dice import Dice
 from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, TrackerError
+from tracker.events import GENESIS
 from tracker.permissions import Forbidden
 from tracker.service import CORE_EVENTS, slug
 from tracker.web import accounts, actor, current_user, policy, service
@@ -428,34 +431,89 @@ def dice(cid):
     """Every roll of the campaign, by player and by table, against what fair dice would give."""
     svc = service()
     ctx = context(cid, at_arg())
-    system = ctx["system"]
-    by_table: dict[str, Counter] = defaultdict(Counter)
-    by_player: dict[str, Counter] = defaultdict(Counter)
-    rolls = []
-    for event in svc.store.read(cid, upto=ctx["view"].version):
-        if event.type not in system.events:
-            continue
-        for name, field in system.drawn_fields(event.type).items():
-            if not isinstance(field, Dice) or not isinstance(event.data.get(name), list):
-                continue
-            dice = event.data[name]
-            by_table[field.spec][stats.value(field.spec, dice)] += 1
-            player = event.meta.get("actor", "?")
-            for die in dice:
-                if field.sides == 6:
-                    by_player[player][die] += 1
-            rolls.append((event, name, field.spec, dice))
+    tally = _dice_tally(svc, cid, ctx["system"], ctx["view"].version)  # a copy: ours to read
     tables = []
-    for spec, counts in sorted(by_table.items()):
+    for spec, counts in sorted(tally.by_table.items()):
         expected = stats.expected(spec)
         tables.append(_histogram(spec, counts, expected))
     players = [
         _histogram(player, counts, stats.expected("D6"), label="D6 faces")
-        for player, counts in sorted(by_player.items())
+        for player, counts in sorted(tally.by_player.items())
     ]
     return render_template(
-        "dice.html", tables=tables, players=players, rolls=rolls, page="dice", **ctx
+        "dice.html",
+        tables=tables,
+        players=players,
+        rolls=tally.rolls,
+        roll_count=tally.count,
+        page="dice",
+        **ctx,
     )
+
+
+@dataclass
+class _DiceTally:
+    """The dice of a campaign's log up to `version` (whose hash is `head`): the counts by
+    table and by player, and the latest rolls (version, type, spec, dice, who, how)."""
+
+    version: int = 0
+    head: str = GENESIS
+    by_table: dict = field(default_factory=lambda: defaultdict(Counter))
+    by_player: dict = field(default_factory=lambda: defaultdict(Counter))
+    rolls: deque = field(default_factory=lambda: deque(maxlen=AUDIT_PAGE))
+    count: int = 0  # every roll
+
+    def copy(self) -> _DiceTally:
+        return _DiceTally(
+            self.version,
+            self.head,
+            {spec: Counter(counts) for spec, counts in self.by_table.items()},
+            {player: Counter(counts) for player, counts in self.by_player.items()},
+            list(self.rolls),
+            self.count,
+        )
+
+
+# The latest tally of each campaign this process has shown, taken out while it is brought
+# forward (a thread at a time) and put back after: the next look reads only the new events.
+_TALLIES: dict[tuple[str, str], _DiceTally] = {}
+_TALLIES_LOCK = threading.Lock()
+
+
+def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
+    """A copy of the dice up to `version`: the kept tally brought forward, or counted from
+    the start (the first look of a process, or a look at an earlier moment)."""
+    key = (svc.store.path, cid)
+    with _TALLIES_LOCK:
+        tally = _TALLIES.pop(key, None)
+    if tally is not None and tally.version:
+        kept = svc.store.event(cid, tally.version)
+        if tally.version > version or kept is None or kept.hash != tally.head:
+            tally = None  # a later tally, or another log: count again
+    if tally is None:
+        tally = _DiceTally()
+    for event in svc.store.read(cid, after=tally.version, upto=version):
+        tally.version, tally.head = event.version, event.hash
+        if event.type not in system.events:
+            continue
+        for name, spec in system.drawn_fields(event.type).items():
+            dice = event.data.get(name)
+            if not isinstance(spec, Dice) or not isinstance(dice, list):
+                continue
+            tally.by_table[spec.spec][stats.value(spec.spec, dice)] += 1
+            player = event.meta.get("actor", "?")
+            if spec.sides == 6:
+                tally.by_player[player].update(dice)
+            tally.rolls.append(
+                (event.version, event.type, spec.spec, dice, player, event.meta.get("source", "?"))
+            )
+            tally.count += 1
+    shown = tally.copy()  # the kept one goes on changing in other requests
+    with _TALLIES_LOCK:
+        if len(_TALLIES) >= 64:
+            _TALLIES.clear()
+        _TALLIES[key] = tally
+    return shown
 
 
 def _histogram(title, counts, expected, label=None):
