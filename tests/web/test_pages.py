@@ -624,9 +624,7 @@ def test_the_dice_tally_brought_forward_counts_as_one_made_from_the_start(sample
     assert (back.by_table, back.count) == (early.by_table, early.count)
 
 
-def test_the_dice_page_lists_the_latest_rolls_and_counts_them_all(
-    client, sample, svc, monkeypatch
-):
+def test_the_dice_page_lists_the_latest_rolls_and_counts_them_all(client, sample, svc, monkeypatch):
     import re
 
     from tracker.web import pages
