@@ -346,6 +346,11 @@ def test_a_battle_report_has_glory_rolls_rewards_and_the_rosters_before_and_afte
     assert "Roster before the battle" in body and "Roster after it" in body
 
 
+def test_the_start_form_of_a_system_is_no_page_of_a_campaign(client, sample):
+    answer = client.get(f"/c/{sample}/start")
+    assert answer.status_code == 404 and "has no page 'start'" in text(answer)
+
+
 def test_an_unknown_battle_or_warband_is_a_404(client, sample):
     assert client.get(f"/c/{sample}/battle?battle=b99").status_code == 404
     assert client.get(f"/c/{sample}/roster?warband=nobody").status_code == 404
