@@ -61,9 +61,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     pages.init_app(app)
     auth.init_app(app)
-    from tracker.web import api
+    from tracker.web import api, direct
 
     api.init_app(app)
+    # The API's append, in its usual case, is served without Flask's layers: see direct.py.
+    app.wsgi_app = direct.DirectAppend(app.wsgi_app, app)
 
     @app.context_processor
     def who():
@@ -121,20 +123,24 @@ def store() -> Store:
     a connection kept per thread (and per database file) spares every request that cost.
     """
     if "store" not in g:
-        path = current_app.config["DATABASE"]
-        kept = getattr(_kept, "stores", None)
-        if kept is None:
-            kept = _kept.stores = OrderedDict()
-        if path not in kept:
-            opened = Store(path)
-            opened.init()
-            Accounts(opened.conn).init()
-            kept[path] = opened
-            while len(kept) > 4:  # a few files at most (tests open many)
-                kept.popitem(last=False)[1].close()
-        kept.move_to_end(path)
-        g.store = kept[path]
+        g.store = kept_store(current_app.config["DATABASE"])
     return g.store
+
+
+def kept_store(path: str) -> Store:
+    """This thread's store of the database at `path`, opened once and kept."""
+    kept = getattr(_kept, "stores", None)
+    if kept is None:
+        kept = _kept.stores = OrderedDict()
+    if path not in kept:
+        opened = Store(path)
+        opened.init()
+        Accounts(opened.conn).init()
+        kept[path] = opened
+        while len(kept) > 4:  # a few files at most (tests open many)
+            kept.popitem(last=False)[1].close()
+    kept.move_to_end(path)
+    return kept[path]
 
 
 def service() -> Service:

@@ -460,8 +460,7 @@ def list_events(query, campaign):
     return {"events": events, "version": version, "next_after": upto if upto < version else None}
 
 
-def _if_match() -> int | None:
-    header = request.headers.get("If-Match")
+def _if_match(header: str | None) -> int | None:
     if header is None:
         return None
     match = re.fullmatch(r'\s*(?:W/)?"?(\d+)"?\s*', header)
@@ -481,9 +480,32 @@ def _if_match() -> int | None:
 def append_events(body, campaign):
     """Append events. The expected version comes in the body or as If-Match; an
     Idempotency-Key header makes a retry safe. Dice left out are rolled by the server."""
-    guard = policy().guard(campaign)
+    guard, expected, key = append_terms(
+        policy(),
+        campaign,
+        body,
+        request.headers.get("If-Match"),
+        request.headers.get("Idempotency-Key"),
+    )
+    result = service().append(
+        campaign,
+        body["events"],
+        expected,
+        actor=actor(),
+        source="api",
+        idempotency_key=key,
+        guard=guard,
+    )
+    guard.settle(campaign)
+    return Response(append_answer(result), status=201, mimetype="application/json")
+
+
+def append_terms(policy, campaign: str, body: dict, if_match: str | None, key: str | None):
+    """What an append asks for, checked before anything is written: the member's guard, the
+    version the caller last saw, the idempotency key. Shared with `tracker.web.direct`."""
+    guard = policy.guard(campaign)
     expected = body.get("expected_version")
-    header = _if_match()
+    header = _if_match(if_match)
     if expected is None:
         expected = header
     elif header is not None and header != expected:
@@ -499,33 +521,28 @@ def append_events(body, campaign):
             "body, or an If-Match header",
             errors={"expected_version": ["required"]},
         )
-    key = request.headers.get("Idempotency-Key") or None
+    key = key or None
     if key is not None and len(key) > 200:
         _fail(
             400,
             "an Idempotency-Key is at most 200 characters",
             errors={"Idempotency-Key": ["too long"]},
         )
-    result = service().append(
-        campaign,
-        body["events"],
-        expected,
-        actor=actor(),
-        source="api",
-        idempotency_key=key,
-        guard=guard,
+    return guard, expected, key
+
+
+def append_answer(result) -> str:
+    """An append's answer: five plain fields, written out here rather than dumped through the
+    response schema, which documents them (an append is the API's busiest call)."""
+    return _json(
+        {
+            "campaign": result.campaign,
+            "first_version": result.first_version,
+            "last_version": result.last_version,
+            "head": result.head,
+            "replayed": result.replayed,
+        }
     )
-    guard.settle(campaign)
-    # Five plain fields: written out here rather than dumped through the response schema,
-    # which documents them (an append is the API's busiest call).
-    answer = {
-        "campaign": result.campaign,
-        "first_version": result.first_version,
-        "last_version": result.last_version,
-        "head": result.head,
-        "replayed": result.replayed,
-    }
-    return Response(_json(answer), status=201, mimetype="application/json")
 
 
 @blp.route("/campaigns/<campaign>/state")
