@@ -260,20 +260,29 @@ def test_a_public_campaign_is_read_only_for_all(client, roles, public):
     assert post_events(client, roles["non-member"], [fighter()], 11).status_code == 403
 
 
-def test_an_append_answers_the_same_whether_served_directly_or_by_the_app(
-    client, roles, svc, monkeypatch
-):
+@pytest.fixture
+def served(monkeypatch):
+    """Whether each append that reached the direct path was answered there (True) or handed
+    to the app (False)."""
     import tracker.web.direct as direct
 
-    served = []
+    answers = []
     answer_of = direct.DirectAppend._append
 
     def watched(self, *args):
         answer = answer_of(self, *args)
-        served.append(answer is not None)
+        answers.append(answer is not None)
         return answer
 
     monkeypatch.setattr(direct.DirectAppend, "_append", watched)
+    return answers
+
+
+def test_an_append_answers_the_same_whether_served_directly_or_by_the_app(
+    client, roles, svc, served, monkeypatch
+):
+    import tracker.web.direct as direct
+
     fast = post_events(client, roles["player"], [fighter("a")], 11)
     monkeypatch.setattr(direct, "_PATH", direct.re.compile(r"(?!)"))  # the app serves it all
     slow = post_events(client, roles["player"], [fighter("b")], 12)
@@ -287,19 +296,8 @@ def test_an_append_answers_the_same_whether_served_directly_or_by_the_app(
 
 
 def test_what_the_direct_append_does_not_serve_the_app_answers_and_nothing_is_written(
-    client, roles, svc, monkeypatch
+    client, roles, svc, served
 ):
-    import tracker.web.direct as direct
-
-    served = []
-    answer_of = direct.DirectAppend._append
-
-    def watched(self, *args):
-        answer = answer_of(self, *args)
-        served.append(answer is not None)
-        return answer
-
-    monkeypatch.setattr(direct.DirectAppend, "_append", watched)
     stale = post_events(client, roles["player"], [fighter()], 3)
     unknown = post_events(client, roles["player"], [{"type": "Nope", "data": {}}], 11)
     stranger = post_events(client, roles["non-member"], [fighter()], 11)
