@@ -147,17 +147,14 @@ class _States(threading.local):
 STATES = _States()
 
 
-class _Writers:
-    """The state each campaign's last writer in this process left, for its next writer.
-
-    A writer takes the entry (nobody else can, then), applies its events and puts the new
-    state back: the next append, on whichever thread it comes, starts from it. Readers never
-    see these states (a writer changes them); they keep their own (`STATES`).
+class Handover:
+    """Things a process hands from one request to the next, whichever thread it comes on:
+    a request takes an entry (nobody else can have it then), brings it up to date and puts
+    it back. At most `size` entries; the oldest go first.
     """
 
-    size = 64
-
-    def __init__(self):
+    def __init__(self, size: int):
+        self.size = size
         self.lock = threading.Lock()
         self.entries: OrderedDict = OrderedDict()
 
@@ -176,7 +173,10 @@ class _Writers:
             self.entries.clear()
 
 
-WRITERS = _Writers()
+# The state each campaign's last writer in this process left, for its next writer: the next
+# append starts from it. Readers never see these states (a writer changes them); they keep
+# their own (`STATES`).
+WRITERS = Handover(64)
 # A campaign's first event by its hash: (system, name). The first event never changes, and
 # its hash names it whatever database it is in.
 _FIRSTS: dict[str, tuple[str, str]] = {}
@@ -317,10 +317,7 @@ class Service:
         """Every event up to `upto` with its words, folded as it goes (the audit log)."""
         system, _ = self.system_of(campaign)
         voided = self.store.voids(campaign, upto)
-        state = None
-        for event in self.store.read(campaign, upto=upto):
-            state = apply_event(system, state, event, voided)
-            yield Entry(event, self._words(system, state, event), voided.get(event.version))
+        yield from self._worded(system, None, self.store.read(campaign, upto=upto), voided)
 
     def log_page(
         self, campaign: str, upto: int, count: int, as_of: int | None = None
@@ -338,36 +335,20 @@ class Service:
         state = None
         if first > 1:
             state, _ = self._fold(campaign, system, first - 1, voided)
-        entries = []
-        for event in self.store.read(campaign, after=first - 1, upto=upto):
-            state = apply_event(system, state, event, voided)
-            entries.append(
-                Entry(event, self._words(system, state, event), voided.get(event.version))
-            )
-        return entries
+        events = self.store.read(campaign, after=first - 1, upto=upto)
+        return list(self._worded(system, state, events, voided))
 
     def recent(self, campaign: str, count: int = 10, upto: int | None = None) -> list[Entry]:
-        """The last `count` events up to `upto` with their words, newest first.
-
-        Folds (from a snapshot) to just before the window, so the cost does not grow with the
-        length of the log.
-        """
+        """The last `count` events up to `upto` (the latest when None), newest first, worded
+        as the campaign stood at `upto`: a page of the log, turned round."""
         upto = upto or self.store.version(campaign)
-        start = max(1, upto - count)
-        # Before the head the state is folded afresh (ours to change); at the head nothing is
-        # applied to it, so the thread's kept state is read as it is.
-        view = self.state(campaign, start)
-        voided = self.store.voids(campaign, upto)
-        state, entries = view.state, []
-        if start == 1:
-            first = self.store.event(campaign, 1)
-            entries.append(Entry(first, self._words(view.system, state, first), None))
-        for event in self.store.read(campaign, after=start, upto=upto):
-            state = apply_event(view.system, state, event, voided)
-            entries.append(
-                Entry(event, self._words(view.system, state, event), voided.get(event.version))
-            )
-        return entries[::-1]
+        return self.log_page(campaign, upto, count, as_of=upto)[::-1]
+
+    def _worded(self, system, state, events, voided) -> Iterator[Entry]:
+        """The events applied to `state` one by one, each with its words."""
+        for event in events:
+            state = apply_event(system, state, event, voided)
+            yield Entry(event, self._words(system, state, event), voided.get(event.version))
 
     def _words(self, system, state, event) -> str:
         if event.type == "CampaignStarted":

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import threading
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
@@ -31,7 +30,7 @@ from tracker.dice import Dice
 from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, TrackerError
 from tracker.events import GENESIS
 from tracker.permissions import Forbidden
-from tracker.service import CORE_EVENTS, slug
+from tracker.service import CORE_EVENTS, Handover, slug
 from tracker.web import accounts, actor, current_user, policy, service
 from tracker.web.forms import form_data
 
@@ -474,18 +473,16 @@ class _DiceTally:
         )
 
 
-# The latest tally of each campaign this process has shown, taken out while it is brought
-# forward (a thread at a time) and put back after: the next look reads only the new events.
-_TALLIES: dict[tuple[str, str], _DiceTally] = {}
-_TALLIES_LOCK = threading.Lock()
+# The latest tally of each campaign this process has shown, taken while it is brought forward
+# and put back after: the next look reads only the new events.
+_TALLIES = Handover(64)
 
 
 def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
     """A copy of the dice up to `version`: the kept tally brought forward, or counted from
     the start (the first look of a process, or a look at an earlier moment)."""
     key = (svc.store.path, cid)
-    with _TALLIES_LOCK:
-        tally = _TALLIES.pop(key, None)
+    tally = _TALLIES.take(key)
     if tally is not None and tally.version:
         kept = svc.store.event(cid, tally.version)
         if tally.version > version or kept is None or kept.hash != tally.head:
@@ -509,10 +506,7 @@ def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
             )
             tally.count += 1
     shown = tally.copy()  # the kept one goes on changing in other requests
-    with _TALLIES_LOCK:
-        if len(_TALLIES) >= 64:
-            _TALLIES.clear()
-        _TALLIES[key] = tally
+    _TALLIES.put(key, tally)
     return shown
 
 
