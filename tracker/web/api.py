@@ -23,7 +23,7 @@ from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, Tracker
 from tracker.fastload import loader
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID, slug
-from tracker.web import accounts, actor, current_user, policy, service
+from tracker.web import accounts, current_user, policy, service
 from tracker.web.pages import reader_view, visible_campaigns
 
 STRICT = {"strict": True}
@@ -480,29 +480,21 @@ def _if_match(header: str | None) -> int | None:
 def append_events(body, campaign):
     """Append events. The expected version comes in the body or as If-Match; an
     Idempotency-Key header makes a retry safe. Dice left out are rolled by the server."""
-    guard, expected, key = append_terms(
+    guard, result = append_body(
         policy(),
+        service(),
         campaign,
         body,
         request.headers.get("If-Match"),
         request.headers.get("Idempotency-Key"),
     )
-    result = service().append(
-        campaign,
-        body["events"],
-        expected,
-        actor=actor(),
-        source="api",
-        idempotency_key=key,
-        guard=guard,
-    )
     guard.settle(campaign)
     return Response(append_answer(result), status=201, mimetype="application/json")
 
 
-def append_terms(policy, campaign: str, body: dict, if_match: str | None, key: str | None):
-    """What an append asks for, checked before anything is written: the member's guard, the
-    version the caller last saw, the idempotency key. Shared with `tracker.web.direct`."""
+def append_body(policy, svc, campaign: str, body: dict, if_match: str | None, key: str | None):
+    """An append's body checked and appended: (the member's guard, the result). Whatever it
+    raises, nothing was written. Shared with `tracker.web.direct`."""
     guard = policy.guard(campaign)
     expected = body.get("expected_version")
     header = _if_match(if_match)
@@ -528,7 +520,16 @@ def append_terms(policy, campaign: str, body: dict, if_match: str | None, key: s
             "an Idempotency-Key is at most 200 characters",
             errors={"Idempotency-Key": ["too long"]},
         )
-    return guard, expected, key
+    result = svc.append(
+        campaign,
+        body["events"],
+        expected,
+        actor=policy.user.name,
+        source="api",
+        idempotency_key=key,
+        guard=guard,
+    )
+    return guard, result
 
 
 def append_answer(result) -> str:

@@ -4,7 +4,7 @@ An append through Flask, flask-smorest and webargs spends about as much of a wor
 their routing, wrappers and request objects as in the append itself. `DirectAppend` sits in
 front of the app (WSGI middleware) and serves a POST to /api/campaigns/<id>/events that brings
 an API token and a JSON body, through the same pieces the API view uses: the token's account
-(`Accounts.token_user`), the member's guard and the append's terms (`api.append_terms`), the
+(`Accounts.token_user`), the member's guard, the append's terms and the append itself (`api.append_body`), the
 body's schema (`AppendSchema`, through the compiled loader), `Service.append` and the answer
 (`api.append_answer`).
 
@@ -24,7 +24,7 @@ from tracker.fastload import loader
 from tracker.permissions import Policy
 from tracker.service import Service
 from tracker.web import kept_store
-from tracker.web.api import AppendSchema, append_answer, append_terms
+from tracker.web.api import AppendSchema, append_answer, append_body
 
 _PATH = re.compile(r"/api/campaigns/([^/]+)/events")
 _MAX_BODY = 4 * 1024 * 1024  # a longer body goes to the app
@@ -74,21 +74,13 @@ class DirectAppend:
                 if user is None:
                     return None
                 body = _load(json.loads(raw))
-                guard, expected, key = append_terms(
+                guard, result = append_body(
                     Policy(accounts, user),
+                    Service(store, config["ROLLER"]),
                     campaign,
                     body,
                     environ.get("HTTP_IF_MATCH"),
                     environ.get("HTTP_IDEMPOTENCY_KEY"),
-                )
-                result = Service(store, config["ROLLER"]).append(
-                    campaign,
-                    body["events"],
-                    expected,
-                    actor=user.name,
-                    source="api",
-                    idempotency_key=key,
-                    guard=guard,
                 )
             except Exception:
                 return None  # nothing was written: the app answers, in its own words
