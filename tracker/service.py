@@ -758,7 +758,9 @@ class _Counted:
 
 
 def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
-    """One step of a fold: core events handled here, the rest by the system's rules."""
+    """One step of a fold: core events handled here, the rest by the system's rules.
+
+    `fold` does the same inline (a call less per event of a long fold)."""
     if event.type == "CampaignStarted":
         return system.initial_state(event.data["settings"])
     if event.type == "EventVoided" or event.version in skipped:
