@@ -744,13 +744,8 @@ class Warcry(GameSystem):
             self._lose_fighter(wb, fid, "dead")
         elif outcome == t.LOSES_FAVOUR:
             fighter["destiny"] = max(0, fighter["destiny"] - 1)
-        injuries = am["injuries"]
-        injuries.remove(fid)
-        am["report"]["injuries"].append(
-            {"fighter": fid, "dice": dice, "outcome": outcome, "destiny": fighter["destiny"]}
-        )
-        if not injuries:  # the step owes nothing more: pass what passes by itself
-            self._settle(state, wb, version)
+        entry = {"fighter": fid, "dice": dice, "outcome": outcome, "destiny": fighter["destiny"]}
+        self._rolled(state, wb, am, "injuries", entry, version)
 
     def _on_DestinyRolled(self, state, data, version, wb):
         fid, dice = data["fighter"], data["dice"]
@@ -758,12 +753,16 @@ class Warcry(GameSystem):
         gained = t.destiny_gained(dice)
         if gained:
             fighter["destiny"] = min(t.MAX_DESTINY, fighter["destiny"] + 1)
-        owed = am["destiny"]
-        owed.remove(fid)
-        am["report"]["destiny"].append(
-            {"fighter": fid, "dice": dice, "gained": gained, "destiny": fighter["destiny"]}
-        )
-        if not owed:  # the step owes nothing more: pass what passes by itself
+        entry = {"fighter": fid, "dice": dice, "gained": gained, "destiny": fighter["destiny"]}
+        self._rolled(state, wb, am, "destiny", entry, version)
+
+    def _rolled(self, state, wb, am, owed_key, entry, version):
+        """A roll owed in `am[owed_key]` is made: off the list, into the report; once nobody
+        owes one, the step passes by itself."""
+        owed = am[owed_key]
+        owed.remove(entry["fighter"])
+        am["report"][owed_key].append(entry)
+        if not owed:
             self._settle(state, wb, version)
 
     def _on_PerishableRolled(self, state, data, version, wb):
