@@ -170,22 +170,53 @@ def test_several_processes_appending_to_one_campaign_lose_nothing_and_double_not
     assert store.verify("shared") is None
 
 
-# -- decoding: the JSON scanner without json.loads' wrapping, with the same results ----------
+# -- decoding: msgspec's decoder, with json.loads' results and errors -----------------------
 
 _json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=2**63 - 2, max_value=2**70)  # past 64 bits: still an int
+    | st.floats()  # NaN and infinities too: json.dumps writes them, json.loads reads them
+    | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
     max_leaves=12,
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
-    value=_json_values, indent=st.sampled_from([None, 1]), around=st.sampled_from(["", " ", "\n"])
+    value=_json_values,
+    indent=st.sampled_from([None, 1]),
+    around=st.sampled_from(["", " ", "\n"]),
+    ascii_only=st.booleans(),
 )
-def test_decode_gives_what_json_loads_gives(value, indent, around):
-    text = around + json.dumps(value, indent=indent) + around
-    assert decode(text) == json.loads(text)
+def test_decode_gives_what_json_loads_gives(value, indent, around, ascii_only):
+    text = around + json.dumps(value, indent=indent, ensure_ascii=ascii_only) + around
+    # repr: the same types too (1 is not 1.0), and NaN is not equal to itself
+    assert repr(decode(text)) == repr(json.loads(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "123456789012345678901234567890",  # an int past 64 bits stays an int
+        "-9223372036854775809",
+        "1e400",  # json.loads: inf
+        "-1e400",
+        "NaN",
+        "Infinity",
+        '"\\ud800"',  # a lone surrogate
+        '{"a": 1, "a": 2}',  # the last of a repeated key
+        "-0.0",
+        "5e-324",
+        "1.7976931348623159e308",  # rounds past the largest float: inf
+        "0." + "0" * 400 + "1",
+        "1" + "0" * 400,
+    ],
+)
+def test_decode_matches_json_loads_where_decoders_differ(text):
+    assert repr(decode(text)) == repr(json.loads(text))
 
 
 @settings(max_examples=200, deadline=None)
