@@ -102,19 +102,15 @@ def _sample_events(count: int) -> list[NewEvent]:
 # -- 1, 2: appending one event per transaction ----------------------------------------------
 
 
-def appends(work: Path, count: int = 2000) -> list[Figure]:
+def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> list[Figure]:
+    """The three writers take turns a block of appends at a time, on three fresh files.
+
+    An append is bound by the disk's sync, whose speed moves from one second to the next: in
+    blocks of `block` appends, the writers meet the same moments of the disk, which whole
+    runs of a few seconds one after the other did not. Each round writes `count` events a
+    writer; of `rounds` rounds, each comparison keeps the one whose ratio is its median.
+    """
     events = _sample_events(count)
-
-    def through_store():
-        store = Store(_fresh(work, "append-store.db"))
-        store.init()
-        start = time.perf_counter()
-        for version, event in enumerate(events, start=0):
-            store.append("bench", [event], version)
-        elapsed = time.perf_counter() - start
-        store.close()
-        return elapsed
-
     # The same rows (hashes and all) made beforehand, so raw sqlite3 only writes.
     rows, head, now = [], GENESIS, utcnow()
     for version, event in enumerate(events, start=1):
@@ -122,20 +118,29 @@ def appends(work: Path, count: int = 2000) -> list[Figure]:
         head = chain_hash(head, "bench", version, event.type, d, m, now)
         rows.append(("bench", version, event.type, d, m, now, head))
 
+    def through_store():
+        store = Store(_fresh(work, "append-store.db"))
+        store.init()
+
+        def write(first, last):
+            for version in range(first, last):
+                store.append("bench", [events[version]], version)
+
+        return write, store.close
+
     def raw():
-        path = _fresh(work, "append-raw.db")
-        conn = sqlite3.connect(path, isolation_level=None)
+        conn = sqlite3.connect(_fresh(work, "append-raw.db"), isolation_level=None)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.executescript(SCHEMA)
-        start = time.perf_counter()
-        for row in rows:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute(_INSERT, row)
-            conn.execute("COMMIT")
-        elapsed = time.perf_counter() - start
-        conn.close()
-        return elapsed
+
+        def write(first, last):
+            for row in rows[first:last]:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute(_INSERT, row)
+                conn.execute("COMMIT")
+
+        return write, conn.close
 
     def eventsourcing_recorder():
         from uuid import uuid4
@@ -143,33 +148,58 @@ def appends(work: Path, count: int = 2000) -> list[Figure]:
         from eventsourcing.persistence import StoredEvent
         from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
 
-        path = _fresh(work, "append-es.db")
-        datastore = SQLiteDatastore(str(path))
+        datastore = SQLiteDatastore(str(_fresh(work, "append-es.db")))
         recorder = SQLiteAggregateRecorder(datastore, "stored_events")
         recorder.create_table()
-        # SQLite's default, synchronous=FULL, holds on the recorder's connections (checked
-        # below): it cannot be set inside the transaction the recorder always opens.
-        stored = []
         aggregate = uuid4()
-        for version, (event, row) in enumerate(zip(events, rows, strict=True), start=1):
-            stored.append(StoredEvent(aggregate, version, event.type, (row[3] + row[4]).encode()))
-        start = time.perf_counter()
-        for item in stored:
-            recorder.insert_events([item])
-        elapsed = time.perf_counter() - start
-        with datastore.transaction(commit=False) as cursor:
-            cursor.execute("PRAGMA synchronous")
-            sync = cursor.fetchone()[0]
-            cursor.execute("PRAGMA journal_mode")
-            mode = cursor.fetchone()[0]
-        datastore.close()
-        assert mode == "wal" and sync == 2, (mode, sync)
-        return elapsed
+        stored = [
+            StoredEvent(aggregate, version, event.type, (row[3] + row[4]).encode())
+            for version, (event, row) in enumerate(zip(events, rows, strict=True), start=1)
+        ]
 
-    # Each comparison in pairs run back to back (the disk's mood is shared by both sides).
-    t_store, t_raw = _paired(through_store, raw)
-    t_store_es, t_es = _paired(through_store, eventsourcing_recorder)
-    pairs = "median of five pairs run back to back"
+        def write(first, last):
+            for item in stored[first:last]:
+                recorder.insert_events([item])
+
+        def close():
+            # SQLite's default, synchronous=FULL, holds on the recorder's connections: it
+            # cannot be set inside the transaction the recorder always opens.
+            with datastore.transaction(commit=False) as cursor:
+                cursor.execute("PRAGMA synchronous")
+                sync = cursor.fetchone()[0]
+                cursor.execute("PRAGMA journal_mode")
+                mode = cursor.fetchone()[0]
+            datastore.close()
+            assert mode == "wal" and sync == 2, (mode, sync)
+
+        return write, close
+
+    makers = {"store": through_store, "raw": raw, "es": eventsourcing_recorder}
+    results = []
+    for round_ in range(rounds):
+        gc.collect()
+        writers = {name: make() for name, make in makers.items()}
+        seconds = dict.fromkeys(writers, 0.0)
+        names = list(writers)
+        for turn, first in enumerate(range(0, count, block)):
+            last = min(count, first + block)
+            shift = (turn + round_) % len(names)  # who goes first takes turns
+            for name in names[shift:] + names[:shift]:
+                start = time.perf_counter()
+                writers[name][0](first, last)
+                seconds[name] += time.perf_counter() - start
+        for _, close in writers.values():
+            close()
+        results.append(seconds)
+
+    def median_round(theirs):
+        ordered = sorted(results, key=lambda r: r[theirs] / r["store"])
+        middle = ordered[len(ordered) // 2]
+        return middle["store"], middle[theirs]
+
+    t_store, t_raw = median_round("raw")
+    t_store_es, t_es = median_round("es")
+    pairs = f"the writers take turns, {block} appends at a time; the median of {rounds} rounds"
     return [
         Figure(
             "append, one event per transaction",
