@@ -817,6 +817,8 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
         record = decode(text)
     except ValueError as err:
         return _fault(number, f"is not JSON ({err.msg})")
+    except RecursionError:
+        return _fault(number, "is not JSON the tracker reads (nested too deeply)")
     if not isinstance(record, dict):
         return _fault(number, "is not a JSON object")
     if not _LINE_FIELDS.issuperset(record):

@@ -307,3 +307,17 @@ def test_what_the_direct_append_does_not_serve_the_app_answers_and_nothing_is_wr
     assert unknown.status_code == 400 and stranger.status_code == 404  # private: unseen
     assert bad.status_code == 400
     assert svc.store.version("c") == 11
+
+
+def test_a_body_nested_too_deeply_is_400_in_words_and_nothing_is_written(client, roles, svc):
+    deep = "[" * 100_000 + "]" * 100_000
+    page = client.post(
+        "/api/campaigns/c/events",
+        data='{"events": ' + deep + ', "expected_version": 11}',
+        headers={**roles["player"].headers, "Content-Type": "application/json"},
+    )
+    assert page.status_code == 400
+    assert page.json["message"] == (
+        "the request is nested too deeply to be read; nothing was written"
+    )
+    assert svc.store.version("c") == 11

@@ -474,6 +474,7 @@ def test_a_long_file_read_by_a_helper_process_imports_the_same_rows(
     "change, words",
     [
         (lambda line: "{not json", "is not JSON"),
+        (lambda line: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
         (lambda line: line.replace('"data": {', '"data": {"bogus": 1, ', 1), "bogus"),
         (lambda line: line.replace('"version": ', '"version": 1', 1), "but the line says version"),
     ],

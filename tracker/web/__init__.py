@@ -81,6 +81,16 @@ def create_app(test_config: dict | None = None) -> Flask:
             "it again.",
         ), 400
 
+    @app.errorhandler(RecursionError)
+    def too_deep(error):
+        # A body nested thousands deep: the JSON parser gives up before any view sees it.
+        words = "the request is nested too deeply to be read; nothing was written"
+        if request.path.startswith("/api/"):
+            return {"code": 400, "status": "Bad Request", "message": words}, 400
+        return render_template(
+            "error.html", title="This request cannot be read", message=words.capitalize() + "."
+        ), 400
+
     @app.errorhandler(Exception)
     def unexpected(error):
         app.logger.exception("unexpected error")
