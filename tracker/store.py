@@ -125,26 +125,35 @@ def _events(cursor) -> Iterator[Event]:
             yield event
 
 
-@dataclass
 class _Append:
     """One append waiting its turn: its rows made canonical, then its answer."""
 
-    campaign: str
-    rows: list[tuple]  # (type, data_json, meta_json, recorded_at)
-    expected: int
-    key: str | None
-    done: bool = False
-    result: AppendResult | None = None
-    error: BaseException | None = None
+    __slots__ = ("campaign", "rows", "expected", "key", "done", "result", "error")
+
+    def __init__(self, campaign: str, rows: list[tuple], expected: int, key: str | None):
+        self.campaign = campaign
+        self.rows = rows  # (type, data_json, meta_json, recorded_at)
+        self.expected = expected
+        self.key = key
+        self.done = False
+        self.result: AppendResult | None = None
+        self.error: BaseException | None = None
 
 
 class _Group:
-    """The appends of this process to one database file, written by one thread at a time."""
+    """The appends of this process to one database file, written by one thread at a time.
+
+    `lock` is the lock of the condition `turn`: it is entered as itself where nobody waits
+    (cheaper than entering the condition), and the writer tells the others it is done only
+    when some wait.
+    """
 
     def __init__(self):
-        self.turn = threading.Condition()
+        self.lock = threading.Lock()
+        self.turn = threading.Condition(self.lock)
         self.queue: list[_Append] = []
         self.writing = False
+        self.waiting = 0  # threads waiting on `turn` for their append to be written
 
 
 _GROUPS: dict[str, _Group] = {}
@@ -303,10 +312,13 @@ class Store:
         ]
         request = _Append(campaign, rows, expected_version, events[0].meta.get("idempotency_key"))
         group = self._group
-        with group.turn:
+        with group.lock:
             group.queue.append(request)
-            while not request.done and group.writing:
-                group.turn.wait()
+            if group.writing:
+                group.waiting += 1
+                while not request.done and group.writing:
+                    group.turn.wait()
+                group.waiting -= 1
             if not request.done:  # this thread writes: what is queued, its own included
                 group.writing = True
                 batch, group.queue = group.queue, []
@@ -315,7 +327,7 @@ class Store:
                 with self._writer():
                     # What the other threads asked for while this one waited for its turn
                     # among the writers (another process's, say) joins the same transaction.
-                    with group.turn:
+                    with group.lock:
                         batch += group.queue
                         group.queue = []
                     self._commit(batch)
@@ -325,11 +337,12 @@ class Store:
                         queued.result, queued.error = None, error
                 raise
             finally:
-                with group.turn:
+                with group.lock:
                     group.writing = False
                     for queued in batch:
                         queued.done = True
-                    group.turn.notify_all()
+                    if group.waiting:
+                        group.turn.notify_all()
         if request.error is not None:
             raise request.error
         return request.result
