@@ -53,10 +53,18 @@ class Drawn(fields.Field):
 
     #: the name a user sees for what the field holds, such as "2D6"
     label = "chance"
+    #: How a form lays out a value typed in at the table when one box will not hold it: a
+    #: schema of its boxes (named `<field>-<box>`, see tracker/web/forms.py), whose data
+    #: `from_typed` turns into the value. None: one box, its text passed on as it is.
+    typed_in: type | None = None
 
     def draw(self, roller: Roller, data: dict, state) -> object:
         """A value for this field, drawn from `roller`; `data` is the rest of the event."""
         raise NotImplementedError
+
+    def from_typed(self, boxes: dict) -> object:
+        """The value that a form's boxes laid out by `typed_in` describe."""
+        return boxes
 
 
 class PlayerByLot(Drawn):

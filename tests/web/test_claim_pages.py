@@ -286,6 +286,93 @@ def test_no_deal_form_is_offered_while_a_game_is_under_way(client, dealt):
     assert 'name="type" value="GameDealt"' not in client.get("/c/c/").get_data(as_text=True)
 
 
+def typed_deal(svc, hands: dict, stock: str, **extra):
+    """The form of a deal typed in from a deck at the table."""
+    boxes = {f"deal-hands[{player}]": cards for player, cards in hands.items()}
+    return form(
+        "GameDealt",
+        version(svc),
+        form_id="deal-typed",
+        game="1",
+        **boxes,
+        **{"deal-stock": stock},
+        **extra,
+    )
+
+
+def test_the_dashboard_offers_a_deal_typed_in_from_a_deck_at_the_table(client, started):
+    html = client.get("/c/c/").get_data(as_text=True)
+    for box in ("deal-hands[ana]", "deal-hands[ben]", "deal-stock"):
+        assert f'name="{box}"' in html
+    assert "Hand of Ana (13 cards)" in text(client.get("/c/c/"))
+
+
+def test_a_deal_typed_in_from_a_deck_at_the_table_is_recorded_as_typed(client, started, svc):
+    deck = svc.state("c").state["deck"]
+    page = client.post(
+        "/c/c/",
+        data=typed_deal(
+            svc,
+            # spaces, commas and lines between the cards, as people type them
+            {"ana": " ".join(deck[:13]), "ben": ", ".join(deck[13:26])},
+            "\n".join(deck[26:]),
+            leader="ben",
+        ),
+    )
+    assert page.status_code == 302
+    event = svc.store.event("c", 2)
+    assert event.data["deal"] == {
+        "hands": {"ana": deck[:13], "ben": deck[13:26]},
+        "stock": deck[26:],
+    }
+    assert event.meta["source"] == "table-roll"  # typed in, not shuffled by the server
+    game = svc.state("c").state["game"]
+    assert game["leader"] == "ben" and game["hands"]["ana"] == deck[:13]
+
+
+def test_a_typed_deal_short_of_a_card_is_refused_with_the_rule_and_kept_in_its_boxes(
+    client, started, svc
+):
+    deck = svc.state("c").state["deck"]
+    before = version(svc)
+    hand = " ".join(deck[:12])  # a card short
+    page = client.post(
+        "/c/c/",
+        data=typed_deal(svc, {"ana": hand, "ben": " ".join(deck[13:26])}, " ".join(deck[26:])),
+    )
+    assert page.status_code == 422
+    assert "each player is dealt 13 cards (Ana was dealt 12)" in text(page)
+    assert f">{hand}</textarea>" in page.get_data(as_text=True)  # kept: nobody types it again
+    assert "<details open>" in page.get_data(as_text=True)
+    assert version(svc) == before
+
+
+def test_a_typed_deal_with_a_card_not_written_faction_value_shows_the_error_beside_it(
+    client, started, svc
+):
+    deck = svc.state("c").state["deck"]
+    before = version(svc)
+    page = client.post(
+        "/c/c/",
+        data=typed_deal(
+            svc,
+            {"ana": " ".join(["seven of knights", *deck[1:13]]), "ben": " ".join(deck[13:26])},
+            " ".join(deck[26:]),
+        ),
+    )
+    assert page.status_code == 422
+    assert "a card is written faction-value, such as knights-7, not 'seven'" in text(page)
+    assert version(svc) == before
+
+
+def test_a_typed_deal_left_blank_is_refused_not_shuffled_by_the_server(client, started, svc):
+    before = version(svc)
+    page = client.post("/c/c/", data=typed_deal(svc, {"ana": "", "ben": ""}, ""))
+    assert page.status_code == 422
+    assert "a deal gives one hand to each player" in text(page)
+    assert version(svc) == before
+
+
 # -- a seat at the table ------------------------------------------------------------------
 
 

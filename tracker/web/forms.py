@@ -10,7 +10,9 @@ Field names follow the schema:
   left wholly blank being dropped;
 - a dictionary as ``heroes[ann]``, or nested, ``hoplites[ann][korythos]``;
 - a checkbox also sends ``<name>-present``, so that "none ticked" is seen;
-- dice as text, ``3 5``, ``35`` or ``4``.
+- dice as text, ``3 5``, ``35`` or ``4``;
+- other chance typed in at the table as its field lays it out (`Drawn.typed_in`), such as a
+  deal of cards as ``deal-hands[ann]`` and ``deal-stock``.
 
 Text is converted by the field's type; marshmallow then validates the result exactly as it
 validates the API's JSON, so forms and API share one set of rules and one set of messages.
@@ -44,7 +46,12 @@ def _field(field, form, key: str):
         return _dice(text) if text else MISSING
     if isinstance(field, Drawn):
         text = form.get(key, "").strip()
-        return text if text else MISSING
+        if text:
+            return text
+        if field.typed_in is not None and any(k.startswith(f"{key}-") for k in form):
+            # Boxes left blank are an empty value, for the rules to refuse: not one to draw.
+            return field.from_typed(form_data(field.typed_in(), form, f"{key}-"))
+        return MISSING
     if isinstance(field, fields.Nested) and not field.many:
         if key in form:  # an object named by one value (a board by its id): pass it on
             text = form.get(key, "").strip()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields, validate
+import re
+
+from marshmallow import Schema, ValidationError, fields, validate
 
 from tracker.dice import Drawn, PlayerByLot
 from tracker.systems.base import EventSchema
@@ -26,6 +28,18 @@ def _check_cards(value, what: str) -> list[str]:
     return [_check_card(card) for card in value]
 
 
+class _TypedDeal(Schema):
+    """A deal typed in at the table, as a form lays it out: a box for each player's hand and
+    one for the deck left over, each holding cards separated by spaces, commas or lines."""
+
+    hands = fields.Dict(keys=fields.Str(), values=fields.Str())
+    stock = fields.Str()
+
+
+def _typed_cards(text) -> list[str] | str:
+    return [card for card in re.split(r"[\s,;]+", text) if card] if isinstance(text, str) else text
+
+
 class ShuffledDeal(Drawn):
     """The deal of a game: {"hands": {player: [cards]}, "stock": [cards, top first]}.
 
@@ -35,6 +49,13 @@ class ShuffledDeal(Drawn):
     """
 
     label = "shuffled deck"
+    typed_in = _TypedDeal
+
+    def from_typed(self, boxes):
+        return {
+            "hands": {p: _typed_cards(text) for p, text in boxes.get("hands", {}).items()},
+            "stock": _typed_cards(boxes.get("stock", "")),
+        }
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
