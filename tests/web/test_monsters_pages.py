@@ -117,6 +117,86 @@ def test_the_start_form_offers_the_players_and_the_pack(client):
         assert f'name="{name}"' in html
 
 
+def start_with_own(client, figures="", game_map=""):
+    return client.post(
+        "/campaigns",
+        data={
+            "system": "monsters",
+            "name": "Own League",
+            "settings-pack": "standard",
+            "settings-players-0-id": "ann",
+            "settings-players-0-name": "Ann",
+            "settings-players-1-id": "ben",
+            "settings-players-1-name": "Ben",
+            "settings-own_figures": figures,
+            "settings-own_map": game_map,
+        },
+    )
+
+
+HIGH_PASS = """high-pass, High Pass
+. . f . A . .
+ . m m . . f .
+. . ~ = ~ . .
+ . f . . m m .
+. . . B . . ."""
+
+
+def test_the_start_form_takes_the_groups_own_figures_and_map_beside_the_packs(client, svc):
+    page = start_with_own(client, "troll, Troll, walker, 8 6 4\nwisp, Wisp, flier, 2", HIGH_PASS)
+    assert page.status_code == 302
+    settings = svc.store.event("own-league", 1).data["settings"]
+    assert settings["figures"]["troll"] == {
+        "name": "Troll",
+        "movement": "walker",
+        "lives": 3,
+        "strength": {"3": 8, "2": 6, "1": 4},
+    }
+    assert settings["figures"]["wisp"]["lives"] == 1 and "bear" in settings["figures"]
+    assert settings["maps"]["high-pass"]["rows"][0] == ". . f . A . ."
+    assert "twin-peaks" in settings["maps"]
+    assert "own_figures" not in settings and "own_map" not in settings  # read, never kept
+    # A battle on the group's map with the group's figure
+    for type_, data in (
+        ("BattleBegun", {"battle": "b1", "map": "high-pass", "first": "ann"}),
+        ("FiguresChosen", {"battle": "b1", "figures": ["troll", "wisp", "bear"], "king": "troll"}),
+    ):
+        svc.append("own-league", [{"type": type_, "data": data}], version(svc, "own-league"))
+    battle = svc.state("own-league").state["battle"]
+    assert battle["map"] == "high-pass" and "troll" in {
+        p["kind"] for p in battle["pieces"].values()
+    }
+
+
+def test_a_figure_line_the_form_cannot_read_is_refused_in_words_and_nothing_is_started(client, svc):
+    page = start_with_own(client, "troll, Troll, walker")
+    assert page.status_code == 422
+    assert "line 1: type one figure a line: id, name, movement" in text(page)
+    assert "troll, Troll, walker</textarea>" in page.get_data(as_text=True)  # kept to mend
+    assert not svc.store.exists("own-league")
+
+
+def test_a_typed_figure_that_breaks_a_rule_of_figures_is_refused_with_the_rule(client, svc):
+    page = start_with_own(client, "eel, Eel, swimmer, 3")
+    assert page.status_code == 422
+    assert "Figures: eel: movement: Must be one of: walker, runner, flier." in text(page)
+    assert not svc.store.exists("own-league")
+
+
+def test_a_typed_figure_whose_id_is_not_lower_case_is_refused_naming_it(client, svc):
+    page = start_with_own(client, "Big Troll, Troll, walker, 8")
+    assert page.status_code == 422
+    assert "Figures: Big Troll: id: use lower-case letters, digits and dashes" in text(page)
+    assert not svc.store.exists("own-league")
+
+
+def test_a_typed_map_without_its_second_castle_is_refused_with_the_rule(client, svc):
+    page = start_with_own(client, game_map=HIGH_PASS.replace("B", "."))
+    assert page.status_code == 422
+    assert "a map needs castle B (the second player's)" in text(page)
+    assert not svc.store.exists("own-league")
+
+
 def test_two_players_of_the_same_id_are_refused_with_the_rule(client, svc):
     page = client.post(
         "/campaigns",

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from tracker.systems.base import EventSchema, load_json
 
 from . import hexes
 
-SLUG = validate.Regexp(
-    r"^[a-z0-9][a-z0-9-]{0,39}$", error="use lower-case letters, digits and dashes"
-)
+SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+SLUG = validate.Regexp(SLUG_PATTERN, error="use lower-case letters, digits and dashes")
 MOVEMENTS = ("walker", "runner", "flier")
 
 #: content pack id -> title; a pack is the maps.json and figures.json of content/
@@ -79,6 +80,10 @@ class SettingsSchema(EventSchema):
         required=True,
         validate=validate.Length(min=1),
     )
+    # Typed in the start form, one figure a line and a map's rows (`formtext`): read into
+    # `figures` and `maps` before the settings are loaded (`prepare_settings`), never kept.
+    own_figures = fields.Str()
+    own_map = fields.Str()
 
     @validates_schema
     def _two_players(self, data, **kwargs):

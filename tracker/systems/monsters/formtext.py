@@ -1,9 +1,11 @@
-"""Spaces, paths and attack dice as people type them in a form, read into event data.
+"""Spaces, paths, attack dice, figures and maps as people type them in a form, read into data.
 
 An HTML form sends text: a space as "3,2" (or "(3, 2)"), a path as the spaces it enters one
 after another ("3,2 3,3 3,4"), the dice of an attack as "attacker / defender" for each round,
 rounds separated by ";" ("1 / 6 3; 4 / 5", "6 2/4"). The schemas accept that text as well as
 the JSON shapes, and turn it into the same data; a text they cannot read is refused in words.
+A campaign's own figures and map are typed as lines (`figures`, `game_map`) and become the
+settings' `figures` and `maps` entries, which their schemas then check.
 """
 
 from __future__ import annotations
@@ -62,3 +64,49 @@ def rounds(text: str) -> list[dict]:
 def shown_path(path_spaces: list[str]) -> str:
     """A path of state keys ("3,2") as the text a form sends back: "3,2 3,3"."""
     return " ".join(path_spaces)
+
+
+FIGURES_HELP = (
+    "type one figure a line: id, name, movement (walker, runner or flier), then its strength "
+    "for each number of lives left, from the most (for example: troll, Troll, walker, 8 6 4)"
+)
+MAP_HELP = (
+    "type the map's id and name on the first line (for example: high-pass, High Pass), then "
+    "its rows of spaces"
+)
+
+
+def figures(text: str) -> dict[str, dict]:
+    """Lines "troll, Troll, walker, 8 6 4" as {"troll": {"name": "Troll", "movement":
+    "walker", "lives": 3, "strength": {"3": 8, "2": 6, "1": 4}}}; ValueError in words."""
+    out: dict[str, dict] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = [part.strip() for part in line.split(",")]
+        strengths = parts[3].split() if len(parts) == 4 else []
+        if not strengths or not all(re.fullmatch(r"\d{1,2}", s) for s in strengths):
+            raise ValueError(f"line {number}: {FIGURES_HELP}")
+        lives = len(strengths)
+        out[parts[0]] = {
+            "name": parts[1],
+            "movement": parts[2].lower(),
+            "lives": lives,
+            "strength": {str(lives - i): int(s) for i, s in enumerate(strengths)},
+        }
+    return out
+
+
+def game_map(text: str) -> dict[str, dict]:
+    """A first line "high-pass, High Pass", then the rows, as {"high-pass": {"name": "High
+    Pass", "rows": [...]}}; nothing typed, {}; ValueError in words."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if not lines:
+        return {}
+    head = [part.strip() for part in lines[0].split(",", 1)]
+    rows = [line for line in lines[1:] if line.strip()]
+    if len(head) != 2 or not all(head) or not rows:
+        raise ValueError(MAP_HELP)
+    return {head[0]: {"name": head[1], "rows": rows}}

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+from tracker.errors import InvalidEvent
 from tracker.systems.base import Event, GameSystem
 
 from . import content, formtext, rules, views
 from .hexes import parse_rows, shown
 from .schemas import EVENTS
+
+
+def _check_typed(name: str, entries: dict) -> None:
+    """Refuse a figure or map typed in the start form in words that name it (the settings
+    schema would check it too, in words about dictionaries)."""
+    schema = content.FigureSchema() if name == "own_figures" else content.MapSchema()
+    for entry_id, entry in entries.items():
+        errors = {"id": ["use lower-case letters, digits and dashes"]}
+        if content.SLUG_PATTERN.match(entry_id):
+            errors = schema.validate(entry)
+        if errors:
+            words = "; ".join(
+                f"{field}: {' '.join(map(str, messages))}" for field, messages in errors.items()
+            )
+            raise InvalidEvent(
+                f"settings: {name}: {entry_id}: {words}", {name: [f"{entry_id}: {words}"]}
+            )
 
 
 class MonsterBattles(GameSystem):
@@ -21,16 +39,33 @@ class MonsterBattles(GameSystem):
         return dict(content.PACKS)
 
     def prepare_settings(self, settings: dict) -> dict:
-        """Copy the pack's maps and figures into settings that do not carry their own."""
-        if not isinstance(settings, dict) or ("maps" in settings and "figures" in settings):
+        """Copy the pack's maps and figures into settings that do not carry their own, and
+        add the figures and map typed in the start form (`own_figures`, `own_map`) to them."""
+        if not isinstance(settings, dict):
             return settings
-        pack = settings.get("pack", "standard")
-        if pack not in content.PACKS:
-            return settings  # the settings schema names the fault
-        loaded = content.load_pack(self.content_dir, pack)
         prepared = dict(settings)
-        prepared.setdefault("maps", loaded["maps"])
-        prepared.setdefault("figures", loaded["figures"])
+        typed = {}
+        for name, read in (("own_figures", formtext.figures), ("own_map", formtext.game_map)):
+            text = prepared.pop(name, None)
+            if text is None:
+                continue
+            if not isinstance(text, str):
+                raise InvalidEvent(f"settings: {name}: a text", {name: ["a text"]})
+            try:
+                typed[name] = read(text)
+            except ValueError as err:
+                raise InvalidEvent(f"settings: {name}: {err}", {name: [str(err)]}) from None
+            _check_typed(name, typed[name])
+        pack = prepared.get("pack", "standard")
+        if ("maps" not in prepared or "figures" not in prepared) and pack in content.PACKS:
+            loaded = content.load_pack(self.content_dir, pack)
+            prepared.setdefault("maps", loaded["maps"])
+            prepared.setdefault("figures", loaded["figures"])
+        # What is typed joins the pack's (and replaces an entry of the same id); the settings
+        # schema checks every entry.
+        for name, key in (("own_figures", "figures"), ("own_map", "maps")):
+            if typed.get(name) and isinstance(prepared.get(key), dict):
+                prepared[key] = {**prepared[key], **typed[name]}
         return prepared
 
     # -- the fold --------------------------------------------------------------------------
