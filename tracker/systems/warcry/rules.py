@@ -686,41 +686,18 @@ class Warcry(GameSystem):
                 f"step {step} ({t.STEPS[step]}) is not complete: "
                 f"{wb['name']} still owes {'; '.join(owed)}"
             )
-        # What `_leave_step` and `_settle` do from each step, without the calls: this is the
-        # most frequent event of a fold, and the calls were a tenth of applying a log. (Steps
-        # 2, 3 and 6 pass by themselves: SELF_PASSING; the tests of the aftermath and a fold
-        # of the bench's 100k campaign check the two give the same states.)
-        if step == 1:
-            # Steps 2 and 3 pass by themselves while nobody owes a roll in them; step 4
-            # holds a choice.
-            am["step"] = 2 if am["injuries"] else 3 if am["destiny"] else 4
-        elif step == 4:
-            am["step"] = 5  # and step 5 holds a choice: nothing passes by itself
-            am["perishable"] = self._fragile(wb, am)
-        elif step == 5:
-            am["step"] = 6
-            self._progress(state, wb, version)  # which leaves the warband at step 7 or done
-        elif step == 7:  # the reward of the map point is declined
+        if step == 7:  # the reward of the map point is declined
             am["report"]["reward"] = {"kind": am["reward"], "declined": True}
             self._finish(state, wb)
-        else:
-            self._leave_step(state, wb, version)
-            self._settle(state, wb, version)
+            return
+        self._leave_step(state, wb, version)
+        self._settle(state, wb, version)
 
     def _roll_for(self, state, data, wb, step, owed_key, what, version):
         """The warband, fighter and aftermath a roll of `step` is for, once its rules pass."""
         fid = data["fighter"]
-        am = wb and wb["aftermath"]
-        fighter = am and wb["fighters"].get(fid)
-        if (  # the usual case first: the warband at the roll's step, the roll owed
-            fighter
-            and am["step"] == step
-            and fid in am[owed_key]
-            and (data["battle"] is None or data["battle"] == am["battle"])
-        ):
-            return wb, fighter, am
         wb = wb or self._warband(state, data["warband"])
-        fighter = wb["fighters"].get(data["fighter"]) or self._fighter(wb, data["fighter"])
+        fighter = wb["fighters"].get(fid) or self._fighter(wb, fid)
         am = wb["aftermath"]
         if am is None or am["step"] != step:
             self._advance(state, wb, step, lambda: f"{what} for {fighter['name']}", version)
@@ -729,7 +706,7 @@ class Warcry(GameSystem):
             raise RuleViolation(
                 f"{wb['name']} is in the aftermath of battle {am['battle']}, not {data['battle']}"
             )
-        if data["fighter"] not in am[owed_key]:
+        if fid not in am[owed_key]:
             raise RuleViolation(
                 f"{fighter['name']} owes no {what} (owed: "
                 f"{_names(wb['fighters'], am[owed_key]) or 'none'})"
@@ -787,10 +764,8 @@ class Warcry(GameSystem):
 
     def _on_SearchRolled(self, state, data, version, wb):
         wb = wb or self._warband(state, data["warband"])
+        self._advance(state, wb, 5, "searching the battlefield", version)
         am = wb["aftermath"]
-        if am is None or am["step"] != 5:
-            self._advance(state, wb, 5, "searching the battlefield", version)
-            am = wb["aftermath"]
         if data["battle"] is not None and data["battle"] != am["battle"]:
             raise RuleViolation(
                 f"{wb['name']} is in the aftermath of battle {am['battle']}, not {data['battle']}"
@@ -835,10 +810,8 @@ class Warcry(GameSystem):
 
     def _on_ArtefactGiven(self, state, data, version, wb):
         wb = wb or self._warband(state, data["warband"])
+        self._advance(state, wb, 5, "giving a found artefact", version)
         am = wb["aftermath"]
-        if am is None or am["step"] != 5:
-            self._advance(state, wb, 5, "giving a found artefact", version)
-            am = wb["aftermath"]
         name = data["artefact"]
         for found in am["found"]:  # a loop, not next() over a generator: one call fewer
             if found["name"] == name:
@@ -848,9 +821,7 @@ class Warcry(GameSystem):
             raise RuleViolation(
                 f"{wb['name']} found no {name} to give (waiting to be given: {pending})"
             )
-        fighter = wb["fighters"].get(data["fighter"])
-        if fighter is None or fighter["status"] != "active":
-            fighter = self._fighter(wb, data["fighter"])  # refuses, in words
+        fighter = self._fighter(wb, data["fighter"])
         held = fighter["lesser_artefact"]
         if held:
             raise RuleViolation(
@@ -882,9 +853,7 @@ class Warcry(GameSystem):
 
     def _on_ArtefactDiscarded(self, state, data, version, wb):
         wb = wb or self._warband(state, data["warband"])
-        fighter = wb["fighters"].get(data["fighter"])
-        if fighter is None or fighter["status"] != "active":
-            fighter = self._fighter(wb, data["fighter"])  # refuses, in words
+        fighter = self._fighter(wb, data["fighter"])
         key = "lesser_artefact" if data["artefact"] == "lesser" else "artefact_of_power"
         if fighter[key] is None:
             kind = "lesser artefact" if data["artefact"] == "lesser" else "artefact of power"
