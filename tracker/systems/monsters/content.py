@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import re
-
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from tracker.systems.base import EventSchema, load_json
 
 from . import hexes
 
-SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
-SLUG = validate.Regexp(SLUG_PATTERN, error="use lower-case letters, digits and dashes")
+SLUG = validate.Regexp(
+    r"^[a-z0-9][a-z0-9-]{0,39}$", error="use lower-case letters, digits and dashes"
+)
 MOVEMENTS = ("walker", "runner", "flier")
 
 #: content pack id -> title; a pack is the maps.json and figures.json of content/

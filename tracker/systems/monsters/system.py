@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from marshmallow import ValidationError
+
 from tracker.errors import InvalidEvent
-from tracker.systems.base import Event, GameSystem
+from tracker.systems.base import Event, GameSystem, _plain
 
 from . import content, formtext, rules, views
 from .hexes import parse_rows, shown
@@ -15,16 +17,14 @@ def _check_typed(name: str, entries: dict) -> None:
     schema would check it too, in words about dictionaries)."""
     schema = content.FigureSchema() if name == "own_figures" else content.MapSchema()
     for entry_id, entry in entries.items():
-        errors = {"id": ["use lower-case letters, digits and dashes"]}
-        if content.SLUG_PATTERN.match(entry_id):
+        try:
+            content.SLUG(entry_id)
             errors = schema.validate(entry)
+        except ValidationError as err:
+            errors = {"id": err.messages}
         if errors:
-            words = "; ".join(
-                f"{field}: {' '.join(map(str, messages))}" for field, messages in errors.items()
-            )
-            raise InvalidEvent(
-                f"settings: {name}: {entry_id}: {words}", {name: [f"{entry_id}: {words}"]}
-            )
+            words = _plain(entry_id, errors)
+            raise InvalidEvent(f"settings: {name}: {words}", {name: [words]})
 
 
 class MonsterBattles(GameSystem):
