@@ -65,8 +65,12 @@ def _paired(ours, theirs, rounds: int = 5) -> tuple[float, float]:
             t_ours = ours()
             t_theirs = theirs()
         pairs.append((t_ours, t_theirs))
-    pairs.sort(key=lambda pair: pair[1] / pair[0])
-    return pairs[len(pairs) // 2]
+    return _median_pair(pairs)
+
+
+def _median_pair(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    """Of (ours, theirs) pairs of seconds, the one whose ratio is the median."""
+    return sorted(pairs, key=lambda pair: pair[1] / pair[0])[len(pairs) // 2]
 
 
 def _seconds(fn):
@@ -192,13 +196,8 @@ def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> 
             close()
         results.append(seconds)
 
-    def median_round(theirs):
-        ordered = sorted(results, key=lambda r: r[theirs] / r["store"])
-        middle = ordered[len(ordered) // 2]
-        return middle["store"], middle[theirs]
-
-    t_store, t_raw = median_round("raw")
-    t_store_es, t_es = median_round("es")
+    t_store, t_raw = _median_pair([(r["store"], r["raw"]) for r in results])
+    t_store_es, t_es = _median_pair([(r["store"], r["es"]) for r in results])
     pairs = f"the writers take turns, {block} appends at a time; the median of {rounds} rounds"
     return [
         Figure(
