@@ -686,12 +686,27 @@ class Warcry(GameSystem):
                 f"step {step} ({t.STEPS[step]}) is not complete: "
                 f"{wb['name']} still owes {'; '.join(owed)}"
             )
-        if step == 7:  # the reward of the map point is declined
+        # What `_leave_step` and `_settle` do from each step, without the calls: this is the
+        # most frequent event of a fold (three in ten), and the calls cost the fold of the
+        # bench's 100k campaign enough to put it under its target. (Steps 2, 3 and 6 pass by
+        # themselves: SELF_PASSING. The tests of the aftermath, and the states at every
+        # 10,000th event of that campaign, check that the two give the same states.)
+        if step == 1:
+            # Steps 2 and 3 pass by themselves while nobody owes a roll in them; step 4
+            # holds a choice.
+            am["step"] = 2 if am["injuries"] else 3 if am["destiny"] else 4
+        elif step == 4:
+            am["step"] = 5  # and step 5 holds a choice: nothing passes by itself
+            am["perishable"] = self._fragile(wb, am)
+        elif step == 5:
+            am["step"] = 6
+            self._progress(state, wb, version)  # which leaves the warband at step 7 or done
+        elif step == 7:  # the reward of the map point is declined
             am["report"]["reward"] = {"kind": am["reward"], "declined": True}
             self._finish(state, wb)
-            return
-        self._leave_step(state, wb, version)
-        self._settle(state, wb, version)
+        else:
+            self._leave_step(state, wb, version)
+            self._settle(state, wb, version)
 
     def _roll_for(self, state, data, wb, step, owed_key, what, version):
         """The warband, fighter and aftermath a roll of `step` is for, once its rules pass."""
