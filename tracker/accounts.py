@@ -59,13 +59,31 @@ CREATE TABLE IF NOT EXISTS failed_logins (
     at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS failed_logins_by_name ON failed_logins (name, at);
+CREATE INDEX IF NOT EXISTS failed_logins_by_address ON failed_logins (address, at);
+CREATE TABLE IF NOT EXISTS sessions (
+    id_hash TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
 TOKEN_DAYS = 90
 INVITATION_DAYS = 14
-MAX_FAILURES = 5
 FAILURE_WINDOW = timedelta(minutes=15)
+# Wrong passwords allowed in FAILURE_WINDOW: for one name from one address, from one address
+# whatever the names (spraying), and for one name from every address together. The owner's
+# own address is never locked by what others send; the last limit only slows a crowd.
+MAX_FAILURES = 5
+MAX_FROM_ADDRESS = 20
+MAX_FOR_NAME = 100
+# Checked when the name is unknown, so that a wrong name costs what a wrong password costs.
+_NOBODY = generate_password_hash("a password nobody has")
 
 
 class AccountError(TrackerError):
@@ -131,26 +149,94 @@ class Accounts:
         return User(cursor.lastrowid, name)
 
     def log_in(self, name: str, password: str, address: str = "?") -> User:
-        """The user whose password this is; refuses after too many recent failures."""
+        """The user whose password this is; refuses after too many recent failures.
+
+        The password is checked against a hash whether the name exists or not: the answer
+        takes the same time either way.
+        """
+        name = name or ""
         since = _iso(_now() - FAILURE_WINDOW)
-        (failures,) = self.conn.execute(
-            "SELECT count(*) FROM failed_logins WHERE name = ? AND at > ?", (name, since)
+        (pair, from_address, for_name) = self.conn.execute(
+            "SELECT count(*) FILTER (WHERE name = ?1 AND address = ?2), "
+            "count(*) FILTER (WHERE address = ?2), count(*) FILTER (WHERE name = ?1) "
+            "FROM failed_logins WHERE at > ?3 AND (name = ?1 OR address = ?2)",
+            (name, address, since),
         ).fetchone()
-        if failures >= MAX_FAILURES:
+        if pair >= MAX_FAILURES or from_address >= MAX_FROM_ADDRESS or for_name >= MAX_FOR_NAME:
             raise TooManyAttempts(
-                "too many failed log-ins for this name: wait 15 minutes and try again"
+                "too many failed log-ins from here: wait 15 minutes and try again"
             )
         row = self.conn.execute(
             "SELECT id, name, password_hash FROM users WHERE name = ?", (name,)
         ).fetchone()
-        if row is None or not check_password_hash(row[2], password or ""):
+        matches = check_password_hash(row[2] if row else _NOBODY, password or "")
+        if row is None or not matches:
             self.conn.execute(
                 "INSERT INTO failed_logins (name, address, at) VALUES (?, ?, ?)",
-                (name or "", address, _iso(_now())),
+                (name, address, _iso(_now())),
             )
             raise AccountError("that name and password do not match")
-        self.conn.execute("DELETE FROM failed_logins WHERE name = ?", (name,))
+        self.conn.execute(
+            "DELETE FROM failed_logins WHERE name = ? AND address = ?", (name, address)
+        )
         return User(row[0], row[1])
+
+    def change_password(self, user: User, old: str, new: str) -> None:
+        """A new password for `user`, who knows the old one; every session of it ends."""
+        row = self.conn.execute(
+            "SELECT password_hash FROM users WHERE id = ?", (user.id,)
+        ).fetchone()
+        if row is None or not check_password_hash(row[0], old or ""):
+            raise AccountError("the current password is not right")
+        if not isinstance(new, str) or len(new) < 10:
+            raise AccountError("a password has at least 10 characters")
+        self.conn.execute(
+            "UPDATE users SET password_hash = ? WHERE id = ?",
+            (generate_password_hash(new), user.id),
+        )
+        self.end_sessions(user)
+
+    # -- sessions: kept on the server, so that logging out ends them -----------------------
+
+    def open_session(self, user: User, hours: float) -> str:
+        """A new session of `user`; its id (kept in the signed cookie) is returned once."""
+        sid = secrets.token_urlsafe(32)
+        now = _now()
+        self.conn.execute(
+            "INSERT INTO sessions (id_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            (_digest(sid), user.id, _iso(now), _iso(now + timedelta(hours=hours))),
+        )
+        return sid
+
+    def session_user(self, sid: str) -> User | None:
+        """The user of a live session, or None when it ended or expired."""
+        row = self.conn.execute(
+            "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id "
+            "WHERE s.id_hash = ? AND s.expires_at > ?",
+            (_digest(sid or ""), _iso(_now())),
+        ).fetchone()
+        return User(*row) if row else None
+
+    def end_session(self, sid: str) -> None:
+        self.conn.execute("DELETE FROM sessions WHERE id_hash = ?", (_digest(sid or ""),))
+
+    def end_sessions(self, user: User) -> None:
+        """Every session of `user` ends (a password change, say)."""
+        self.conn.execute("DELETE FROM sessions WHERE user_id = ?", (user.id,))
+
+    # -- the database's own secret --------------------------------------------------------
+
+    def secret(self, name: str = "session") -> str:
+        """This database's secret of that name, made on first use: kept in the database, so
+        that a cookie signed for one database opens nothing in another."""
+        self.conn.execute(
+            "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
+            (name, secrets.token_hex(32)),
+        )
+        (value,) = self.conn.execute(
+            "SELECT value FROM secrets WHERE name = ?", (name,)
+        ).fetchone()
+        return value
 
     def user(self, user_id: int) -> User | None:
         row = self.conn.execute("SELECT id, name FROM users WHERE id = ?", (user_id,)).fetchone()
@@ -222,6 +308,22 @@ class Accounts:
             "UPDATE members SET side = ? WHERE campaign = ? AND user_id = ? AND side IS NULL",
             (side, campaign, user.id),
         )
+
+    def set_side(self, campaign: str, user: User, side: str | None) -> None:
+        """The side a member plays (None: none, an organiser who only referees)."""
+        cursor = self.conn.execute(
+            "UPDATE members SET side = ? WHERE campaign = ? AND user_id = ?",
+            (side, campaign, user.id),
+        )
+        if cursor.rowcount == 0:
+            raise NotFound(f"{user.name} is not a member of {campaign!r}")
+
+    def remove_member(self, campaign: str, user: User) -> None:
+        cursor = self.conn.execute(
+            "DELETE FROM members WHERE campaign = ? AND user_id = ?", (campaign, user.id)
+        )
+        if cursor.rowcount == 0:
+            raise NotFound(f"{user.name} is not a member of {campaign!r}")
 
     def membership(self, campaign: str, user: User | None) -> Membership | None:
         if user is None:

@@ -60,3 +60,22 @@ class ImportFailed(TrackerError):
     def __init__(self, line: int, message: str):
         super().__init__(f"line {line}: {message}")
         self.line = line
+
+
+class KeyReused(TrackerError):
+    """An Idempotency-Key already used by this account for a different request."""
+
+    def __init__(self, key: str):
+        super().__init__(
+            f"the Idempotency-Key {key!r} was already used for a different request; "
+            "nothing was written (use a new key for a new request)"
+        )
+        self.key = key
+
+
+class CampaignExists(TrackerError):
+    """A campaign with this id exists already; nothing was written."""
+
+    def __init__(self, campaign: str):
+        super().__init__(f"there is already a campaign {campaign!r}: choose another id")
+        self.campaign = campaign

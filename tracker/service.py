@@ -9,6 +9,7 @@ still at the version the client saw.
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import multiprocessing
 import os
@@ -25,9 +26,11 @@ from tracker import systems
 from tracker.dice import Roller, SystemRoller
 from tracker.errors import (
     BatchError,
+    CampaignExists,
     Conflict,
     ImportFailed,
     InvalidEvent,
+    KeyReused,
     NotFound,
     RuleViolation,
     TrackerError,
@@ -409,14 +412,29 @@ class Service:
         )
         data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
         system.initial_state(data["settings"])  # content that cannot start a game fails here
-        meta = _meta(actor, source, idempotency_key)
+        body = {"system": system_name, "name": name, "settings": settings or {}}
+        meta = _meta(actor, source, idempotency_key, body)
         if self.store.exists(campaign):
-            if idempotency_key:
-                earlier = self.store.idempotent(campaign, idempotency_key)
-                if earlier:
-                    return earlier
-            raise Conflict(campaign, 0, self.store.version(campaign))
+            # Only the account that started it, retrying with its own key and the same
+            # request, hears of its earlier start; anybody else learns only that it exists.
+            try:
+                earlier = self._earlier(campaign, meta, idempotency_key)
+            except KeyReused:
+                earlier = None
+            if earlier is not None and earlier.first_version == 1:
+                return earlier
+            raise CampaignExists(campaign)
         return self.store.append(campaign, [NewEvent("CampaignStarted", data, meta)], 0)
+
+    def _earlier(self, campaign: str, meta: dict, key: str | None) -> AppendResult | None:
+        """The earlier append of this account's retry key, None; `KeyReused` when the key
+        came with another request."""
+        if "retry" not in meta:
+            return None
+        earlier = self.store.idempotent(campaign, meta["retry"])
+        if earlier is not None and earlier.request != meta["request"]:
+            raise KeyReused(key)
+        return earlier
 
     def append(
         self,
@@ -438,10 +456,10 @@ class Service:
         Raises `Conflict` when the campaign is not at `expected_version`, `BatchError`
         (wrapping a `RuleViolation` or `InvalidEvent`) naming the event that failed.
         """
-        if idempotency_key:
-            earlier = self.store.idempotent(campaign, idempotency_key)
-            if earlier is not None:
-                return earlier
+        meta = _meta(actor, source, idempotency_key, submissions)
+        earlier = self._earlier(campaign, meta, idempotency_key)
+        if earlier is not None:
+            return earlier
         view = self.state(campaign, private=True)
         if expected_version is not None and expected_version != view.version:
             # Nothing was applied: the state goes back for the retry that usually follows.
@@ -456,11 +474,14 @@ class Service:
             view.state,
             view.version,
             submissions,
-            meta=_meta(actor, source, idempotency_key),
+            meta=meta,
             roller=roller or self.roller,
             guard=guard,
         )
-        result = self.store.append(campaign, events, view.version)
+        try:
+            result = self.store.append(campaign, events, view.version)
+        except KeyReused:
+            raise KeyReused(idempotency_key) from None
         voids = [e.data["version"] for e in events if e.type == "EventVoided"]
         if voids and not result.replayed:
             self.store.drop_snapshots(campaign, min(voids))
@@ -935,8 +956,20 @@ def _chain(*iterables):
         yield from iterable
 
 
-def _meta(actor: str, source: str, idempotency_key: str | None) -> dict:
+def _meta(actor: str, source: str, idempotency_key: str | None, request=None) -> dict:
+    """Who appends, from where; with a retry key, `retry` (the key scoped to the account: a
+    digest of both, so that neither another account's key nor anybody reading the log can
+    match it) and `request` (a digest of what was asked, so that a key used again for
+    something else is refused, not answered with the first result)."""
     meta = {"actor": actor, "source": source}
     if idempotency_key:
-        meta["idempotency_key"] = idempotency_key
+        meta["retry"] = _digest(f"{actor}\n{idempotency_key}")
+        try:
+            meta["request"] = _digest(canonical(request))
+        except (TypeError, ValueError):
+            meta["request"] = _digest(repr(request))
     return meta
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

@@ -8,6 +8,7 @@ any time. The store knows no game: it keeps, chains and reads events.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import sqlite3
@@ -19,7 +20,7 @@ from typing import NamedTuple
 
 import sqlite_utils
 
-from tracker.errors import Conflict, TrackerError
+from tracker.errors import Conflict, KeyReused, TrackerError
 from tracker.events import (
     GENESIS,
     Event,
@@ -46,9 +47,11 @@ CREATE TABLE IF NOT EXISTS events (
     hash        TEXT    NOT NULL,
     UNIQUE (campaign, version)
 );
-CREATE INDEX IF NOT EXISTS events_idempotency
-    ON events (campaign, json_extract(meta, '$.idempotency_key'))
-    WHERE json_extract(meta, '$.idempotency_key') IS NOT NULL;
+-- A retry key, scoped to the account that sent it (meta.retry is a digest of both).
+DROP INDEX IF EXISTS events_idempotency;
+CREATE INDEX IF NOT EXISTS events_retry
+    ON events (campaign, json_extract(meta, '$.retry'))
+    WHERE json_extract(meta, '$.retry') IS NOT NULL;
 CREATE INDEX IF NOT EXISTS events_voids
     ON events (campaign, version) WHERE type = 'EventVoided';
 CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
@@ -59,11 +62,15 @@ CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
 BEGIN
     SELECT RAISE(ABORT, 'the event log is append-only: an event cannot be deleted');
 END;
+-- head: the hash of the event the state was folded to; digest: sha256 of head and state.
+-- A snapshot whose head is not the log's, or whose digest does not hold, is never used.
 CREATE TABLE IF NOT EXISTS snapshots (
     campaign    TEXT    NOT NULL,
     fingerprint TEXT    NOT NULL,
     version     INTEGER NOT NULL,
     state       TEXT    NOT NULL,
+    head        TEXT    NOT NULL DEFAULT '',
+    digest      TEXT    NOT NULL DEFAULT '',
     PRIMARY KEY (campaign, fingerprint, version)
 );
 """
@@ -83,6 +90,7 @@ class AppendResult(NamedTuple):
     last_version: int
     head: str
     replayed: bool = False  # True when an idempotent retry returned an earlier append's result
+    request: str | None = None  # the digest of the request that wrote it (a retry's check)
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,11 @@ class CampaignRow:
     started_at: str
 
 
+def snapshot_digest(head: str, state_json: str) -> str:
+    """What binds a snapshot's state to the event it was folded to."""
+    return hashlib.sha256(f"{head}\n{state_json}".encode()).hexdigest()
+
+
 def _row_event(row) -> Event:
     return Event(row[0], row[1], row[2], row[3], decode(row[4]), row[5], row[6], row[7])
 
@@ -128,13 +141,14 @@ def _events(cursor) -> Iterator[Event]:
 class _Append:
     """One append waiting its turn: its rows made canonical, then its answer."""
 
-    __slots__ = ("campaign", "rows", "expected", "key", "done", "result", "error")
+    __slots__ = ("campaign", "rows", "expected", "key", "request", "done", "result", "error")
 
-    def __init__(self, campaign: str, rows: list[tuple], expected: int, key: str | None):
+    def __init__(self, campaign: str, rows: list[tuple], expected: int, meta: dict):
         self.campaign = campaign
         self.rows = rows  # (type, data_json, meta_json, recorded_at)
         self.expected = expected
-        self.key = key
+        self.key = meta.get("retry")
+        self.request = meta.get("request")
         self.done = False
         self.result: AppendResult | None = None
         self.error: BaseException | None = None
@@ -274,6 +288,10 @@ class Store:
 
     def init(self) -> None:
         """Create the tables, indexes and triggers if they are not there yet."""
+        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(snapshots)")}
+        if columns and "digest" not in columns:
+            # Snapshots of an older tracker, bound to nothing: a cache, so dropped.
+            self.conn.execute("DROP TABLE snapshots")
         self.conn.executescript(SCHEMA)
 
     def close(self) -> None:
@@ -294,8 +312,9 @@ class Store:
 
         Raises `Conflict` (naming both versions) when the campaign is not at
         `expected_version`; a new campaign is appended with expected version 0. When the
-        events carry an idempotency key already used in this campaign, the first append's
-        result is returned and nothing is written.
+        events carry a retry key (meta.retry) already used in this campaign for the same
+        request (meta.request), the first append's result is returned and nothing is written;
+        for another request, `KeyReused`.
 
         Appends that threads of this process ask for while another is being written are
         written together after it, each checked on its own, in one transaction: one disk
@@ -310,7 +329,7 @@ class Store:
             (e.type, canonical(e.data), canonical_meta(e.meta), e.recorded_at or now)
             for e in events
         ]
-        request = _Append(campaign, rows, expected_version, events[0].meta.get("idempotency_key"))
+        request = _Append(campaign, rows, expected_version, events[0].meta)
         group = self._group
         with group.lock:
             group.queue.append(request)
@@ -381,6 +400,8 @@ class Store:
         if request.key is not None:
             earlier = self.idempotent(campaign, request.key)
             if earlier is not None:
+                if earlier.request != request.request:
+                    raise KeyReused("(the one sent)")
                 return earlier
         # The head this connection wrote last, when the caller expects it, spares a query:
         # if another writer has appended since, the next version is taken, and the insert
@@ -437,9 +458,10 @@ class Store:
         return (row[0], row[1]) if row else (0, GENESIS)
 
     def idempotent(self, campaign: str, key: str) -> AppendResult | None:
+        """The earlier append that carried the retry key `key` (meta.retry), or None."""
         row = self.conn.execute(
             "SELECT min(version), max(version) FROM events "
-            "WHERE campaign = ? AND json_extract(meta, '$.idempotency_key') = ?",
+            "WHERE campaign = ? AND json_extract(meta, '$.retry') = ?",
             (campaign, key),
         ).fetchone()
         if row is None or row[0] is None:
@@ -447,7 +469,11 @@ class Store:
         (head,) = self.conn.execute(
             "SELECT hash FROM events WHERE campaign = ? AND version = ?", (campaign, row[1])
         ).fetchone()
-        return AppendResult(campaign, row[0], row[1], head, replayed=True)
+        (request,) = self.conn.execute(
+            "SELECT json_extract(meta, '$.request') FROM events WHERE campaign = ? AND version = ?",
+            (campaign, row[0]),
+        ).fetchone()
+        return AppendResult(campaign, row[0], row[1], head, replayed=True, request=request)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -580,20 +606,57 @@ class Store:
         self.save_snapshots(campaign, fingerprint, [(version, state_json)])
 
     def save_snapshots(self, campaign: str, fingerprint: str, states: list[tuple[int, str]]):
-        """Keep folded states [(version, state_json)] of a campaign, in one transaction."""
+        """Keep folded states [(version, state_json)] of a campaign, in one transaction, each
+        bound to the hash of the event it was folded to."""
         with self._transaction() as conn:
+            rows = []
+            for version, text in states:
+                head = self._hash_at(campaign, version)
+                if head is not None:
+                    rows.append(
+                        (campaign, fingerprint, version, text, head, snapshot_digest(head, text))
+                    )
             conn.executemany(
-                "INSERT OR REPLACE INTO snapshots (campaign, fingerprint, version, state) "
-                "VALUES (?, ?, ?, ?)",
-                [(campaign, fingerprint, version, text) for version, text in states],
+                "INSERT OR REPLACE INTO snapshots "
+                "(campaign, fingerprint, version, state, head, digest) VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
             )
 
-    def latest_snapshot(self, campaign: str, fingerprint: str, upto: int) -> tuple[int, str] | None:
-        return self.conn.execute(
-            "SELECT version, state FROM snapshots WHERE campaign = ? AND fingerprint = ? "
-            "AND version <= ? ORDER BY version DESC LIMIT 1",
-            (campaign, fingerprint, upto),
+    def _hash_at(self, campaign: str, version: int) -> str | None:
+        row = self.conn.execute(
+            "SELECT hash FROM events WHERE campaign = ? AND version = ?", (campaign, version)
         ).fetchone()
+        return row[0] if row else None
+
+    def latest_snapshot(self, campaign: str, fingerprint: str, upto: int) -> tuple[int, str] | None:
+        """The latest snapshot at or before `upto` that is bound to the log as it is: its head
+        the hash of the log's event at its version, its digest holding. Others are skipped."""
+        rows = self.conn.execute(
+            "SELECT s.version, s.state, s.digest, s.head FROM snapshots s "
+            "JOIN events e ON e.campaign = s.campaign AND e.version = s.version "
+            "AND e.hash = s.head "
+            "WHERE s.campaign = ? AND s.fingerprint = ? AND s.version <= ? "
+            "ORDER BY s.version DESC LIMIT 3",
+            (campaign, fingerprint, upto),
+        )
+        for version, text, digest, head in rows:
+            if digest == snapshot_digest(head, text):
+                return version, text
+        return None
+
+    def snapshots(self, campaign: str) -> Iterator[tuple[str, int, str]]:
+        """Every snapshot of a campaign: (fingerprint, version, state_json)."""
+        yield from self.conn.execute(
+            "SELECT fingerprint, version, state FROM snapshots WHERE campaign = ? "
+            "ORDER BY fingerprint, version",
+            (campaign,),
+        )
+
+    def drop_snapshot(self, campaign: str, fingerprint: str, version: int) -> None:
+        self.conn.execute(
+            "DELETE FROM snapshots WHERE campaign = ? AND fingerprint = ? AND version = ?",
+            (campaign, fingerprint, version),
+        )
 
     def drop_snapshots(self, campaign: str | None = None, from_version: int = 0) -> int:
         """Forget cached states (of one campaign from a version on, or all of them)."""

@@ -61,8 +61,8 @@ def test_the_file_runs_in_wal_mode_with_full_sync_and_a_busy_timeout(store):
 
 def test_an_idempotent_retry_returns_the_first_result_and_writes_nothing(store):
     store.append("c", [ev(1)], 0)
-    first = store.append("c", [ev(2, idempotency_key="k"), ev(3, idempotency_key="k")], 1)
-    again = store.append("c", [ev(2, idempotency_key="k"), ev(3, idempotency_key="k")], 1)
+    first = store.append("c", [ev(2, retry="k"), ev(3, retry="k")], 1)
+    again = store.append("c", [ev(2, retry="k"), ev(3, retry="k")], 1)
     assert again.replayed and not first.replayed
     assert (again.first_version, again.last_version, again.head) == (
         first.first_version,
@@ -73,8 +73,8 @@ def test_an_idempotent_retry_returns_the_first_result_and_writes_nothing(store):
 
 
 def test_an_idempotency_key_belongs_to_its_campaign(store):
-    store.append("a", [ev(1, idempotency_key="k")], 0)
-    result = store.append("b", [ev(1, idempotency_key="k")], 0)
+    store.append("a", [ev(1, retry="k")], 0)
+    result = store.append("b", [ev(1, retry="k")], 0)
     assert not result.replayed and store.version("b") == 1
 
 

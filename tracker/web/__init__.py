@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import secrets
 import threading
-import time
 from collections import OrderedDict
 from datetime import timedelta
 from pathlib import Path
@@ -39,8 +37,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     app.permanent_session_lifetime = timedelta(hours=app.config["SESSION_HOURS"])
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ.get("TRACKER_SECRET_KEY") or _secret(app)
+    # Behind https (TRACKER_HTTPS=1, or HTTPS in the config) the session cookie is Secure.
+    if app.config.get("HTTPS", os.environ.get("TRACKER_HTTPS", "") not in ("", "0")):
+        app.config["SESSION_COOKIE_SECURE"] = True
+    if not app.config.get("SECRET_KEY") and os.environ.get("TRACKER_SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ["TRACKER_SECRET_KEY"]
+    # Otherwise the secret is the database's own, read on the first request (`_Sessions`):
+    # building the app writes nothing anywhere.
 
     @app.teardown_appcontext
     def leave_store(_exc):
@@ -66,6 +69,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     api.init_app(app)
     # The API's append, in its usual case, is served without Flask's layers: see direct.py.
     app.wsgi_app = direct.DirectAppend(app.wsgi_app, app)
+
+    @app.after_request
+    def secure_headers(response):
+        headers = response.headers
+        headers.setdefault("Content-Security-Policy", CSP)
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "same-origin")
+        return response
 
     @app.context_processor
     def who():
@@ -114,11 +126,33 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
+# No inline script anywhere; styles may be inline (the printable sheets carry theirs).
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+
+def bearer(req) -> str | None:
+    """The API token an API call brings, or None (pages never take a token)."""
+    if not req.path.startswith("/api/"):
+        return None
+    header = req.headers.get("Authorization", "")
+    return header[7:].strip() if header.startswith("Bearer ") else None
+
+
 class _Sessions(SecureCookieSessionInterface):
-    """Cookie sessions, except for calls that bring an API token: a token is the session."""
+    """Signed cookie sessions, signed with the database's own secret; an API call that
+    brings a token has no session (the token is its session)."""
+
+    def get_signing_serializer(self, app):
+        if not app.secret_key:
+            app.secret_key = app.config["SECRET_KEY"] = accounts().secret()
+        return super().get_signing_serializer(app)
 
     def open_session(self, app, request):
-        if request.headers.get("Authorization", "").startswith("Bearer "):
+        if bearer(request) is not None:
             return self.make_null_session(app)
         return super().open_session(app, request)
 
@@ -166,18 +200,30 @@ def current_user() -> User | None:
     if "user" in g:
         return g.user
     user = None
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        user = accounts().token_user(header[7:].strip())
-    elif "user_id" in session:
-        started = session.get("since", 0)
-        lifetime = current_app.config["SESSION_HOURS"] * 3600
-        if time.time() - started < lifetime:
-            user = accounts().user(session["user_id"])
-        else:
+    token = bearer(request)
+    if token is not None:
+        user = accounts().token_user(token)
+    elif "sid" in session:
+        # The session lives on the server: logging out (or a new password) ends it there.
+        user = accounts().session_user(session["sid"])
+        if user is None:
             session.clear()
     g.user = user
     return user
+
+
+def log_in(user: User) -> None:
+    """Start a server-side session for `user` in a fresh cookie."""
+    session.clear()
+    session.permanent = True
+    session["sid"] = accounts().open_session(user, current_app.config["SESSION_HOURS"])
+
+
+def log_out() -> None:
+    """End this session on the server, then forget the cookie."""
+    if "sid" in session:
+        accounts().end_session(session["sid"])
+    session.clear()
 
 
 def policy() -> Policy:
@@ -187,16 +233,3 @@ def policy() -> Policy:
 def actor() -> str:
     user = current_user()
     return user.name if user else "anonymous"
-
-
-def _secret(app: Flask) -> str:
-    """A random secret kept beside the database, made on first use."""
-    path = Path(app.config["DATABASE"]).with_name("secret_key")
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_hex(32)
-        path.write_text(key)
-        path.chmod(0o600)
-        return key

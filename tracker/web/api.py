@@ -19,7 +19,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 
 from tracker import systems
 from tracker.dice import Dice, Drawn
-from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, TrackerError
+from tracker.errors import BatchError, CampaignExists, Conflict, InvalidEvent, NotFound, TrackerError
 from tracker.fastload import loader
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID, slug
@@ -286,6 +286,8 @@ def tracker_error(error):
         code = 403
     elif isinstance(error, NotFound):
         code = 404
+    elif isinstance(error, CampaignExists):
+        return {"code": 409, "status": "Conflict", "message": error.message}, 409
     elif isinstance(error, Conflict):
         body = {
             "code": 409,
@@ -404,9 +406,10 @@ def create_campaign(body):
         source="api",
         idempotency_key=request.headers.get("Idempotency-Key"),
     )
-    accounts().add_member(campaign, user, "organiser")
-    if body["public"]:
-        accounts().set_public(campaign, True)
+    if not result.replayed:  # a retry of this account's own start changes nothing
+        accounts().add_member(campaign, user, "organiser")
+        if body["public"]:
+            accounts().set_public(campaign, True)
     return _campaign_json(_row(result.campaign))
 
 

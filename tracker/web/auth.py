@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import time
-
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from tracker.accounts import AccountError, TooManyAttempts
 from tracker.permissions import Forbidden, Unauthenticated
-from tracker.web import accounts, current_user
+from tracker.web import accounts, current_user, log_in, log_out
 from tracker.web.pages import local
 
 bp = Blueprint("auth", __name__)
@@ -29,13 +27,6 @@ def init_app(app):
         return render_template("error.html", title="Not allowed", message=error.message), 403
 
 
-def _log_in(user):
-    session.clear()
-    session.permanent = True
-    session["user_id"] = user.id
-    session["since"] = time.time()
-
-
 @bp.route("/signup", methods=["GET", "POST"])
 def signup():
     error = None
@@ -47,7 +38,7 @@ def signup():
         except AccountError as failure:
             error = failure.message
         else:
-            _log_in(user)
+            log_in(user)
             flash(f"Welcome, {user.name}.")
             return redirect(local(request.args.get("next")) or url_for("pages.campaigns"))
     return render_template("signup.html", error=error), 422 if error else 200
@@ -68,14 +59,14 @@ def login():
         except AccountError as failure:
             error, status = failure.message, 401
         else:
-            _log_in(user)
+            log_in(user)
             return redirect(local(request.args.get("next")) or url_for("pages.campaigns"))
     return render_template("login.html", error=error), status
 
 
 @bp.post("/logout")
 def logout():
-    session.clear()
+    log_out()
     flash("You are logged out.")
     return redirect(url_for("pages.campaigns"))
 
@@ -93,6 +84,21 @@ def account():
                 abort(400, "which token?")
             accounts().revoke_token(user, int(token_id))
             flash("The token is revoked: it opens nothing any more.")
+            return redirect(url_for("auth.account"))
+        if request.form.get("action") == "password":
+            try:
+                accounts().change_password(
+                    user, request.form.get("old", ""), request.form.get("new", "")
+                )
+            except AccountError as failure:
+                return render_template(
+                    "account.html",
+                    tokens=accounts().tokens(user),
+                    new_token=None,
+                    password_error=failure.message,
+                ), 422
+            log_in(user)  # every other session ended with the old password; this one goes on
+            flash("Your password is changed: every other session of yours has ended.")
             return redirect(url_for("auth.account"))
         new_token = accounts().create_token(user, request.form.get("label", "").strip())
     return render_template("account.html", tokens=accounts().tokens(user), new_token=new_token)

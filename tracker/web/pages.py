@@ -27,7 +27,7 @@ from jinja2 import TemplateNotFound
 
 from tracker import stats, systems
 from tracker.dice import Dice
-from tracker.errors import BatchError, Conflict, InvalidEvent, NotFound, TrackerError
+from tracker.errors import BatchError, CampaignExists, Conflict, InvalidEvent, NotFound, TrackerError
 from tracker.events import GENESIS
 from tracker.permissions import Forbidden
 from tracker.service import CORE_EVENTS, Handover, slug
@@ -116,7 +116,7 @@ def start_campaign():
     try:
         system = systems.get(system_name)
         settings = form_data(system.settings_schema(), form, "settings-")
-        service().start(
+        started = service().start(
             campaign,
             system_name,
             name,
@@ -125,15 +125,15 @@ def start_campaign():
             source="form",
             idempotency_key=form.get("idem") or None,
         )
-    except Conflict:
-        errors = {"campaign": [f"there is already a campaign {campaign!r}: choose another id"]}
-        message = errors["campaign"][0]
+    except CampaignExists as error:
+        errors, message = {"campaign": [error.message]}, error.message
     except InvalidEvent as error:
         errors, message = error.errors, error.message
     except TrackerError as error:
         message = error.message
     else:
-        accounts().add_member(campaign, user, "organiser")
+        if not started.replayed:  # a form sent twice by its author changes nothing more
+            accounts().add_member(campaign, user, "organiser")
         flash(f"The campaign {name!r} has begun: invite its players from its Members page.")
         return redirect(url_for("pages.dashboard", cid=campaign))
     return render_template(
