@@ -233,9 +233,7 @@ class Accounts:
             "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
             (name, secrets.token_hex(32)),
         )
-        (value,) = self.conn.execute(
-            "SELECT value FROM secrets WHERE name = ?", (name,)
-        ).fetchone()
+        (value,) = self.conn.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
         return value
 
     def user(self, user_id: int) -> User | None:

@@ -19,7 +19,14 @@ from marshmallow import INCLUDE, Schema, fields, validate
 
 from tracker import systems
 from tracker.dice import Dice, Drawn
-from tracker.errors import BatchError, CampaignExists, Conflict, InvalidEvent, NotFound, TrackerError
+from tracker.errors import (
+    BatchError,
+    CampaignExists,
+    Conflict,
+    InvalidEvent,
+    NotFound,
+    TrackerError,
+)
 from tracker.fastload import loader
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID, slug

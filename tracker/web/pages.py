@@ -27,7 +27,14 @@ from jinja2 import TemplateNotFound
 
 from tracker import stats, systems
 from tracker.dice import Dice
-from tracker.errors import BatchError, CampaignExists, Conflict, InvalidEvent, NotFound, TrackerError
+from tracker.errors import (
+    BatchError,
+    CampaignExists,
+    Conflict,
+    InvalidEvent,
+    NotFound,
+    TrackerError,
+)
 from tracker.events import GENESIS
 from tracker.permissions import Forbidden
 from tracker.service import CORE_EVENTS, Handover, slug
