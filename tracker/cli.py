@@ -132,22 +132,50 @@ def import_command(db, file):
 @db_option
 @click.argument("campaign")
 def export_command(db, campaign):
-    """Write a campaign as JSON Lines to stdout, one event a line."""
+    """Write a campaign as JSON Lines to stdout, one event a line; its witness on stderr."""
     with opened(db) as service:
         for line in service.export(campaign):
             click.echo(line)
+        version, head = service.store.head(campaign)
+        click.echo(f"witness: {campaign} at event {version}, head {head}", err=True)
 
 
 @click.command("verify")
 @db_option
 @click.argument("campaign", required=False)
-def verify_command(db, campaign):
-    """Recompute the hash chains; exit 1 naming the first event that does not match."""
+@click.option("--head", default=None, metavar="HASH", help="A witness: the head hash kept.")
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="VERSION",
+    help="The event the witness was taken at.",
+)
+def verify_command(db, campaign, head, at):
+    """Recompute the hash chains and hold the snapshots against the log; with --head and
+    --at, check that the log still holds a witness. Exit 1 naming what does not match."""
+    if (head is None) != (at is None) or (head is not None and not campaign):
+        fail("a witness is checked with a campaign, --head HASH and --at VERSION together", 2)
     with opened(db) as service:
         broken = service.verify(campaign)
         if broken:
             fail(f"broken chain: {broken}")
-        count = 1 if campaign else len(service.campaigns())
+        ids = [campaign] if campaign else [c.id for c in service.campaigns()]
+        differ = {cid: service.check_snapshots(cid) for cid in ids}
+        differ = {cid: versions for cid, versions in differ.items() if versions}
+        if differ:
+            fail(
+                "snapshots that differ from their log folded again were dropped: "
+                + "; ".join(f"{cid} at event {', '.join(map(str, v))}" for cid, v in differ.items())
+            )
+        if head is not None:
+            wrong = service.witness(campaign, at, head)
+            if wrong:
+                fail(f"the witness does not hold: {wrong}")
+            click.echo(f"ok: {campaign} still holds the head {head.strip()} at event {at}")
+            return
+        count = len(ids)
         click.echo(f"ok: {count} campaign{'s' if count != 1 else ''}, every chain holds")
 
 

@@ -21,6 +21,17 @@ class Unauthenticated(TrackerError):
     """Nobody is logged in, and this needs an account (HTTP 401)."""
 
 
+def sees_all(member) -> bool:
+    """Whether a member sees every hidden card: only an organiser who plays no side (a
+    referee). An organiser who takes a seat sees what that seat sees, like any player."""
+    return member is not None and member.role == "organiser" and member.side is None
+
+
+def sees_side(member, side: str) -> bool:
+    """Whether a member may see what only `side`'s player sees (its hand)."""
+    return member is not None and (sees_all(member) or member.side == side)
+
+
 class Policy:
     def __init__(self, accounts: Accounts, user: User | None):
         self.accounts = accounts

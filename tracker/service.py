@@ -377,6 +377,58 @@ class Service:
                 return broken
         return None
 
+    def check_snapshots(self, campaign: str) -> list[int]:
+        """Fold the log again and hold every kept snapshot of the campaign against it: the
+        versions of those that differ, which are dropped (pages then fold from the log)."""
+        system, _ = self.system_of(campaign)
+        kept = [
+            (version, text)
+            for fingerprint, version, text in self.store.snapshots(campaign)
+            if fingerprint == system.fingerprint
+        ]
+        voided = self.store.voids(campaign)
+        state, after, differ = None, 0, []
+        for version, text in kept:
+            state = fold(
+                system, self.store.read(campaign, after=after, upto=version), voided, state
+            )
+            after = version
+            if any(t <= version < v for t, v in voided.items()):
+                continue  # stale by a later void, and never used: nothing to hold against
+            if canonical(decode(json.dumps(state))) != canonical(decode(text)):
+                self.store.drop_snapshot(campaign, system.fingerprint, version)
+                differ.append(version)
+        if differ:
+            STATES.clear()
+            WRITERS.clear()
+        return differ
+
+    def witness(self, campaign: str, version: int, head: str) -> str | None:
+        """Whether the log still holds `head` (the whole hash or its first 12 or more
+        characters, spaces ignored) at event `version`: None, or what differs, in words."""
+        head = "".join(head.split()).lower()
+        if len(head) < 12 or any(c not in "0123456789abcdef" for c in head):
+            raise InvalidEvent(
+                "a witness's head is the hash as shown (at least its first 12 characters)",
+                {"head": ["not a hash"]},
+            )
+        latest = self.store.version(campaign)
+        if latest == 0:
+            raise NotFound(f"there is no campaign {campaign!r}")
+        if version > latest:
+            return (
+                f"the log holds only {latest} events, not {version}: events were removed "
+                "since the witness was taken"
+            )
+        event = self.store.event(campaign, version)
+        if event is None or not event.hash.startswith(head):
+            actual = event.hash[:16] if event else "nothing"
+            return (
+                f"event {version} has the head {actual}, not {head[:16]}: the log was "
+                "rewritten since the witness was taken"
+            )
+        return None
+
     def export(self, campaign: str, guard: Callable | None = None) -> Iterator[str]:
         """The campaign as JSON Lines, one event a line; `guard(event)` may refuse an event."""
         if not self.store.exists(campaign):
@@ -407,6 +459,7 @@ class Service:
                 {"campaign": ["use lower-case letters, digits and dashes"]},
             )
         system = systems.get(system_name)
+        unicode_only({"name": name, "settings": settings})
         data = self._load_core(
             "CampaignStarted", {"system": system_name, "name": name, "settings": settings or {}}
         )
@@ -532,6 +585,7 @@ class Service:
                     raise InvalidEvent(
                         "an event's data is a JSON object", {"data": ["must be an object"]}
                     )
+                unicode_only(raw)
                 given_meta = submission.get("meta")
                 event_meta = dict(given_meta) if given_meta else dict(meta)
                 version += 1
@@ -842,6 +896,11 @@ def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_d
         return _fault(number, "is not JSON the tracker reads (nested too deeply)")
     if not isinstance(record, dict):
         return _fault(number, "is not a JSON object")
+    if "\\u" in text:
+        try:
+            unicode_only(record)
+        except InvalidEvent as err:
+            return _fault(number, err.message)
     if not _LINE_FIELDS.issuperset(record):
         unknown = record.keys() - _LINE_FIELDS
         return _fault(number, f"unknown fields {', '.join(sorted(unknown))}")
@@ -969,6 +1028,21 @@ def _meta(actor: str, source: str, idempotency_key: str | None, request=None) ->
         except (TypeError, ValueError):
             meta["request"] = _digest(repr(request))
     return meta
+
+
+def unicode_only(value) -> None:
+    """Refuse text that is not Unicode: JSON may spell a lone surrogate ("\\ud800"), which
+    no UTF-8 file, database or hash can hold."""
+    try:
+        canonical(value).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidEvent(
+            "the text holds a character that is not Unicode (a lone surrogate such as "
+            "\\ud800); nothing was written",
+            {"data": ["not Unicode text"]},
+        ) from None
+    except (TypeError, ValueError):
+        pass  # not JSON data: the schema says what is wrong with it
 
 
 def _digest(text: str) -> str:

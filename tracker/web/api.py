@@ -13,9 +13,11 @@ import json
 import re
 from functools import cache
 
-from flask import Response, render_template, request, url_for
+from flask import Response, current_app, render_template, request, url_for
 from flask_smorest import Api, Blueprint, abort
+from flask_wtf.csrf import validate_csrf
 from marshmallow import INCLUDE, Schema, fields, validate
+from wtforms.validators import ValidationError
 
 from tracker import systems
 from tracker.dice import Dice, Drawn
@@ -30,7 +32,7 @@ from tracker.errors import (
 from tracker.fastload import loader
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID, slug
-from tracker.web import accounts, current_user, policy, service
+from tracker.web import accounts, bearer, current_user, policy, service
 from tracker.web.pages import reader_view, visible_campaigns
 
 STRICT = {"strict": True}
@@ -142,7 +144,7 @@ def _fast(schema: Schema) -> Schema:
 
 # Query strings are text: "12" is read as 12, while "2.5" is still refused.
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
 
 
@@ -167,8 +169,27 @@ class BrokenSchema(Schema):
     reason = fields.Str(required=True)
 
 
+class VerifyQuery(Schema):
+    head = fields.Str(
+        validate=validate.Length(min=12, max=100),
+        metadata={"description": "a witness: the head hash kept (at least 12 characters)"},
+    )
+    at = fields.Integer(
+        validate=validate.Range(min=1, max=2**53),
+        metadata={"description": "the event the witness was taken at"},
+    )
+
+
+class WitnessSchema(Schema):
+    at = fields.Integer(**STRICT, required=True)
+    head = fields.Str(required=True)
+    holds = fields.Bool(required=True)
+    reason = fields.Str(allow_none=True, required=True)
+
+
 class VerifySchema(Schema):
     ok = fields.Bool(required=True)
+    witness = fields.Nested(WitnessSchema, allow_none=True)
     version = fields.Integer(**STRICT, required=True)
     head = fields.Str(required=True)
     broken = fields.Nested(BrokenSchema, allow_none=True, required=True)
@@ -279,6 +300,26 @@ def init_app(app):
     @app.get("/api/docs")
     def api_docs():
         return render_template("api_docs.html", spec=api.spec.to_dict())
+
+
+@blp.before_request
+def writes_bring_a_token_or_a_csrf_token():
+    """An API write is sent with a personal access token, or with the session cookie and
+    the page's CSRF token (X-CSRFToken): a cookie alone could be sent by any site."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or bearer(request) is not None:
+        return None
+    if current_user() is None or not current_app.config.get("WTF_CSRF_ENABLED", True):
+        return None
+    try:
+        validate_csrf(request.headers.get("X-CSRFToken", ""))
+    except ValidationError:
+        return {
+            "code": 403,
+            "status": "Forbidden",
+            "message": "an API write with the session cookie needs the page's CSRF token in "
+            "an X-CSRFToken header; or send a personal access token",
+        }, 403
+    return None
 
 
 def _fail(code: int, message: str, **extra):
@@ -463,11 +504,21 @@ def list_events(query, campaign):
         raise NotFound(f"there is no campaign {campaign!r}")
     upto = query["after"] + query["limit"]
     shown = reader_view(campaign)
+    me = current_user().name if current_user() else None
     events = [
-        {**e.to_json(), "data": shown(e)}
+        {**e.to_json(), "data": shown(e), "meta": _meta_for(e.meta, me)}
         for e in store.read(campaign, after=query["after"], upto=upto)
     ]
     return {"events": events, "version": version, "next_after": upto if upto < version else None}
+
+
+def _meta_for(meta, reader: str | None):
+    """An event's meta as a reader sees it: a retry key written by an older tracker in the
+    clear is shown only to the account that sent it."""
+    meta = json.loads(meta) if isinstance(meta, str) else meta
+    if "idempotency_key" in meta and meta.get("actor") != reader:
+        meta = {**meta, "idempotency_key": "(hidden)"}
+    return meta
 
 
 def _if_match(header: str | None) -> int | None:
@@ -568,15 +619,29 @@ def get_state(query, campaign):
 
 
 @blp.route("/campaigns/<campaign>/verify")
+@blp.arguments(VerifyQuery(), location="query", error_status_code=400)
 @blp.response(200, VerifySchema)
-@errors(404)
-def verify(campaign):
-    """Recompute the campaign's hash chain: ok, or the first event that does not match."""
+@errors(400, 404)
+def verify(query, campaign):
+    """Recompute the campaign's hash chain: ok, or the first event that does not match.
+    With ?head=HASH&at=VERSION (a witness kept), also whether the log still holds it."""
     policy().require_read(campaign)
+    if ("head" in query) != ("at" in query):
+        _fail(400, "a witness is checked with head and at together", errors={"at": ["required"]})
     broken = service().verify(campaign)
     version, head = service().store.head(campaign)
+    witness = None
+    if "head" in query:
+        wrong = service().witness(campaign, query["at"], query["head"])
+        witness = {
+            "at": query["at"],
+            "head": query["head"],
+            "holds": wrong is None,
+            "reason": wrong,
+        }
     return {
-        "ok": broken is None,
+        "ok": broken is None and (witness is None or witness["holds"]),
+        "witness": witness,
         "version": version,
         "head": head,
         "broken": None
@@ -601,12 +666,17 @@ def export(campaign):
     def nothing_hidden(event):
         if shown(event) is not event.data:
             raise Forbidden(
-                "while a game is under way its log holds hidden cards: only the "
-                "organiser may export it until the game is over"
+                "while a game is under way its log holds hidden cards: only an "
+                "organiser who plays no seat may export it until the game is over"
             )
 
     lines = list(service().export(campaign, nothing_hidden))
-    return Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson")
+    version, head = service().store.head(campaign)
+    return Response(
+        "".join(line + "\n" for line in lines),
+        mimetype="application/x-ndjson",
+        headers={"X-Tracker-Version": str(version), "X-Tracker-Head": head},
+    )
 
 
 # -- invitations and the caller ----------------------------------------------------------------

@@ -36,7 +36,7 @@ from tracker.errors import (
     TrackerError,
 )
 from tracker.events import GENESIS
-from tracker.permissions import Forbidden
+from tracker.permissions import Forbidden, sees_all, sees_side
 from tracker.service import CORE_EVENTS, Handover, slug
 from tracker.web import accounts, actor, current_user, policy, service
 from tracker.web.forms import form_data
@@ -175,7 +175,7 @@ def context(cid: str, at: int | None = None) -> dict:
 
     def may_see(side: str) -> bool:
         """Whether the reader may see what only `side`'s player sees (its hand)."""
-        return member is not None and (member.role == "organiser" or member.side == side)
+        return sees_side(member, side)
 
     return {
         "member": member,
@@ -298,8 +298,7 @@ def record(cid: str, page: str):
 def members(cid):
     ctx = context(cid)
     pol = policy()
-    organiser = False
-    member = accounts().membership(cid, current_user())
+    member = ctx["member"]
     organiser = member is not None and member.role == "organiser"
     invitation = None
     if request.method == "POST":
@@ -318,6 +317,15 @@ def members(cid):
         side = request.form.get("side", "").strip() or None
         if side is not None and side not in ctx["system"].sides(ctx["state"]):
             abort(400, f"there is no side {side!r} in this campaign")
+        if request.form.get("action") == "seat":
+            accounts().set_side(cid, current_user(), side)
+            flash(
+                f"You play {ctx['system'].sides(ctx['state'])[side]} now: you see only what "
+                "that seat sees."
+                if side
+                else "You play no side now: you referee and see every card."
+            )
+            return redirect(url_for("pages.members", cid=cid))
         invitation = accounts().invite(cid, current_user(), side)
     return render_template(
         "members.html",
@@ -414,10 +422,11 @@ def void(cid):
 def reader_view(cid: str):
     """A function giving an event's data as the current reader may see it now.
 
-    The organiser reads everything; players and onlookers read what the game shows them
-    (a deal in progress shows only the reader's own hand)."""
+    An organiser who plays no side reads everything; players, an organiser in a seat and
+    onlookers read what the game shows them (a deal in progress shows only the reader's own
+    hand)."""
     member = accounts().membership(cid, current_user())
-    if member is not None and member.role == "organiser":
+    if sees_all(member):
         return lambda event: event.data
     latest = service().state(cid)
     side = member.side if member else None
