@@ -217,6 +217,107 @@ def rebuild_command(db):
         click.echo(f"rebuilt {count} campaigns from {total} events")
 
 
+@click.command("backup")
+@db_option
+@click.argument("path", type=click.Path(dir_okay=False))
+def backup_command(db, path):
+    """Copy the whole database (log, snapshots, accounts, members, tokens, visibility, the
+    secret) to a new file at PATH, consistently while writers go on writing."""
+    if Path(path).exists():
+        fail(f"{path} exists already: a backup is written to a new file")
+    with opened(db) as service:
+        copy_database(service.store.conn, path, "backing up")
+        click.echo(f"backed up {service.store.count()} events and every account to {path}")
+
+
+@click.command("restore")
+@db_option
+@click.argument("backup", type=click.Path(dir_okay=False))
+def restore_command(db, backup):
+    """Make the database from a backup file, after checking every chain in it; the database
+    must not exist yet (restore into a new path, then point --db or TRACKER_DB at it)."""
+    target = config.db_path(db)
+    if not Path(backup).is_file():
+        fail(f"there is no backup file at {backup}")
+    if Path(target).exists():
+        fail(f"{target} exists already: restore into a new path (--db NEW)")
+    with opened(backup) as source:
+        broken = source.verify()
+        if broken:
+            fail(f"the backup's log does not hold: {broken}")
+        copy_database(source.store.conn, target, "restoring")
+        count = len(source.campaigns())
+    click.echo(f"restored {count} campaigns into {target}; every chain holds")
+
+
+def copy_database(conn: sqlite3.Connection, path: str, label: str) -> None:
+    """SQLite's online backup of `conn` into a new file, with a progress bar."""
+    target = sqlite3.connect(path)
+    try:
+        with click.progressbar(length=1, label=label, file=sys.stderr) as bar:
+
+            def progress(_status, remaining, total):
+                bar.length = total
+                bar.update(total - remaining - bar.pos)
+
+            conn.backup(target, pages=256, progress=progress)
+    except sqlite3.Error:
+        target.close()
+        Path(path).unlink(missing_ok=True)
+        raise
+    target.close()
+
+
+@click.command("members")
+@db_option
+@click.argument("campaign")
+@click.option("--add", "add", metavar="USER", default=None, help="Make USER a member.")
+@click.option(
+    "--role", type=click.Choice(["player", "organiser"]), default="player", show_default=True
+)
+@click.option("--side", default=None, help="The side USER plays (with --add).")
+@click.option("--remove", "remove", metavar="USER", default=None, help="Remove USER.")
+def members_command(db, campaign, add, role, side, remove):
+    """List a campaign's members, or (as the operator) add or remove one."""
+    with opened(db) as service:
+        if not service.store.exists(campaign):
+            fail(f"there is no campaign {campaign!r}")
+        access = Accounts(service.store.conn)
+        access.init()
+        for name, change in ((add, "add"), (remove, "remove")):
+            if name is None:
+                continue
+            user = access.by_name(name)
+            if user is None:
+                fail(f"there is no account {name!r}")
+            if change == "remove":
+                access.remove_member(campaign, user)
+                continue
+            if side is not None:
+                view = service.state(campaign)
+                if side not in view.system.sides(view.state):
+                    fail(f"there is no side {side!r} in {campaign!r}")
+            access.add_member(campaign, user, role, side)
+        for member in access.members(campaign):
+            click.echo(f"{member.user.name}\t{member.role}\t{member.side or '-'}")
+
+
+@click.command("visibility")
+@db_option
+@click.argument("campaign")
+@click.argument("setting", required=False, type=click.Choice(["public", "private"]))
+def visibility_command(db, campaign, setting):
+    """Say whether a campaign is public (anyone may read it) or private; or set it."""
+    with opened(db) as service:
+        if not service.store.exists(campaign):
+            fail(f"there is no campaign {campaign!r}")
+        access = Accounts(service.store.conn)
+        access.init()
+        if setting is not None:
+            access.set_public(campaign, setting == "public")
+        click.echo(f"{campaign}: {'public' if access.is_public(campaign) else 'private'}")
+
+
 COMMANDS = [
     init_command,
     serve_command,
@@ -226,6 +327,10 @@ COMMANDS = [
     state_command,
     campaigns_command,
     rebuild_command,
+    backup_command,
+    restore_command,
+    members_command,
+    visibility_command,
 ]
 
 
