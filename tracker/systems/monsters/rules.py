@@ -499,7 +499,11 @@ def figure_moved(state: dict, data: dict) -> None:
     cost = check_path(state, battle, piece, path)
     start = piece["pos"]
     end = path[-1]
-    if lone_king(battle, side):
+    enemy = other(state, side)
+    # the source: a side wins by *entering* the enemy castle with its king, so a king whose
+    # path goes through that castle has entered it, wherever the move stops
+    takes_castle = piece["king"] and battle["castles"][enemy] in path
+    if lone_king(battle, side) and not takes_castle:
         _check_lone_king_march(state, battle, piece, start, end)
     # the rules hold: change the state
     if new_turn:
@@ -515,8 +519,7 @@ def figure_moved(state: dict, data: dict) -> None:
         "path": path,
         "steps": cost,
     }
-    enemy = other(state, side)
-    if piece["king"] and end == battle["castles"][enemy]:
+    if takes_castle:
         battle["phase"] = "decided"
         battle["outcome"] = {"winner": side, "reason": "castle-taken"}
 
@@ -656,6 +659,12 @@ def attack_made(state: dict, data: dict) -> None:
     turn = battle["turn"]
     name = who(state, attacker)
     if side != turn["side"]:
+        if turn["moved"] is not None:
+            # the other player has moved: this player's turn comes next, and it begins with a move
+            raise RuleViolation(
+                f"a monster moves and then attacks: {state['sides'][side]}'s turn begins "
+                f"with a move, and the figure that moved attacks ({name})"
+            )
         raise RuleViolation(
             f"players take turns: it is {state['sides'][turn['side']]}'s turn ({name} waits)"
         )

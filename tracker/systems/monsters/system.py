@@ -13,9 +13,9 @@ from .schemas import EVENTS
 
 
 def _check_typed(name: str, entries: dict) -> None:
-    """Refuse a figure or map typed in the start form in words that name it (the settings
-    schema would check it too, in words about dictionaries)."""
-    schema = content.FigureSchema() if name == "own_figures" else content.MapSchema()
+    """Refuse a figure or map typed in the start form (or given in the settings) in words
+    that name it (the settings schema would check it too, in words about dictionaries)."""
+    schema = content.MapSchema() if name == "own_map" else content.FigureSchema()
     for entry_id, entry in entries.items():
         try:
             content.SLUG(entry_id)
@@ -66,6 +66,9 @@ class MonsterBattles(GameSystem):
         for name, key in (("own_figures", "figures"), ("own_map", "maps")):
             if typed.get(name) and isinstance(prepared.get(key), dict):
                 prepared[key] = {**prepared[key], **typed[name]}
+        if isinstance(prepared.get("figures"), dict):
+            given = {k: v for k, v in prepared["figures"].items() if isinstance(v, dict)}
+            _check_typed("figures", given)
         return prepared
 
     # -- the fold --------------------------------------------------------------------------
@@ -208,4 +211,7 @@ def attack_words(state: dict, action: dict) -> str:
     if loser["id"] in action["removed"]:
         return words + f"; the {loser['name']} was killed"
     left = loser["lives"]
-    return words + f"; the {loser['name']} lost a life ({left} left)"
+    return (
+        words
+        + f"; the {loser['name']} lost a life ({left} {'life' if left == 1 else 'lives'} left)"
+    )
