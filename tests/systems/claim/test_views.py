@@ -97,7 +97,7 @@ def test_the_last_card_of_a_game_tells_its_result(h):
     system.apply(state, last)
     assert system.describe(state, last) == (
         "Ben followed with the 2 of Goblins; Ben won trick 26; "
-        "game 1 is over with no winner (Ana 0, Ben 1 factions)"
+        "game 1 is over with no winner (Ana won 0 factions, Ben 1)"
     )
 
 
