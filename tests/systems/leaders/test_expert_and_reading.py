@@ -129,7 +129,7 @@ def test_each_event_is_described_in_one_line_of_words():
     table = arranged({"colossus": (ALICE, (0, 0)), "rider": (BOB, (1, 0))})
     table.use(ALICE, "colossus", (2, 0), target="rider")
     assert system.describe(table.state, table.last_event) == (
-        "Old Millstone (Alice's Colossus) pushed Corvin of the Long Road (Rider) to (2, 0) "
+        "Old Millstone (Alice's Colossus) pushed Corvin of the Long Road (Bob's Rider) to (2, 0) "
         "and took its space (1, 0)"
     )
 

@@ -259,8 +259,8 @@ class TestTies:
         rounds = table.battle["last_action"]["rounds"]
         assert [r["result"] for r in rounds] == ["tie", "tie", "attacker"]
         assert table.describe() == (
-            "Alice's Bear attacked Bob's Cat: 10 against 10; 10 against 10; 9 against 5; "
-            "the Cat lost a life (1 life left)"
+            "Alice's Bear attacked Bob's Cat: 10 against 10, rolled again, then 10 against 10, "
+            "rolled again, then 9 against 5; the Cat lost a life (1 life left)"
         )
 
     def test_an_attack_never_ends_on_a_tie(self, table):

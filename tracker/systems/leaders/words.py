@@ -64,20 +64,30 @@ def _name(state, piece_id) -> str:
     return piece["name"] if piece else piece_id
 
 
+def _owned(state, piece_id) -> str:
+    """A piece with its owner: "the Hook (Bob's Claw)"."""
+    match = state.get("match") or {}
+    piece = (match.get("pieces") or {}).get(piece_id)
+    if not piece:
+        return str(piece_id)
+    owner = player_name(state, piece["owner"])
+    return f"{piece['name']} ({owner}'s {ability_title(piece['ability'])})"
+
+
 def _to(moves, piece_id) -> str:
     """Where one piece went, space after space: "(1, 2) then (2, 2)"."""
     return " then ".join(fmt(m["to"]) for m in moves if m["piece"] == piece_id)
 
 
 def action_phrase(
-    state: dict, kind: str, data: dict, moves: list, past: bool = False, owner: str = ""
+    state: dict, kind: str, data: dict, moves: list, past: bool = False, owned: bool = False
 ) -> str:
     """What the character does (or did) and where it goes: "Ysa the Tumbler (Acrobat) jumps
-    to (1, 1) then (1, -1)"; with its owner's name, "Ysa the Tumbler (Alice's Acrobat)"."""
+    to (1, 1) then (1, -1)"; `owned` names its owner: "Ysa the Tumbler (Alice's Acrobat)"."""
     actor = data.get("character") or (moves[0]["piece"] if moves else "")
     who = _piece(state, actor)
-    if owner and actor:
-        who = f"{_name(state, actor)} ({owner}'s {ability_title(_ability(state, actor))})"
+    if owned and actor:
+        who = _owned(state, actor)
     who = who[:1].upper() + who[1:]
     mine = _to(moves, actor)
     ability = "move" if kind == "CharacterMoved" else _ability(state, actor)
@@ -89,7 +99,7 @@ def action_phrase(
         joint = " " if verb.endswith(" at") else " to "
         return f"{who} {verb}{joint}{mine}"
     target = data.get("target")
-    them = _piece(state, target)
+    them = _owned(state, target)
     theirs = _to(moves, target)
     if ability == "colossus":
         verb = ("pushes", "pushed")[t], ("takes", "took")[t]
@@ -103,9 +113,9 @@ def action_phrase(
     if ability == "claw":
         return f"{who} {('pulls', 'pulled')[t]} {them} to {theirs}"
     if ability == "manipulator":
-        return f"{who} {('moves', 'moved')[t]} the enemy {them} to {theirs}"
+        return f"{who} {('moves', 'moved')[t]} {them} to {theirs}"
     if ability == "brewmaster":
-        return f"{who} {('moves', 'moved')[t]} its ally {them} to {theirs}"
+        return f"{who} {('moves', 'moved')[t]} {them} to {theirs}"
     spaces = ", ".join(f"{_piece(state, m['piece'])} to {fmt(m['to'])}" for m in moves)
     return f"{who} {('acts', 'acted')[t]}: {spaces}"
 
@@ -165,7 +175,7 @@ def describe(state: dict, event) -> str:
         else:  # worded against a state that has moved on: the path as sent
             piece = data.get("character", "")
             moves = [{"piece": piece, "to": s} for s in data.get("path") or []]
-        return action_phrase(state, kind, data, moves, past=True, owner=who) + outcome
+        return action_phrase(state, kind, data, moves, past=True, owned=True) + outcome
     if kind == "ActionPhaseEnded":
         return f"{who} ended the action phase"
     if kind == "CharacterRecruited":

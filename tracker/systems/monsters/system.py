@@ -198,7 +198,8 @@ def attack_words(state: dict, action: dict) -> str:
     """An attack as one line: who, the totals of each round, and what it cost."""
     pieces = state["battle"]["pieces"]
     attacker, defender = pieces[action["attacker"]], pieces[action["defender"]]
-    rounds = "; ".join(
+    # a tie is rolled again: "10 against 10, rolled again, then 13 against 9"
+    rounds = ", rolled again, then ".join(
         f"{r['attacker_total']} against {r['defender_total']}" for r in action["rounds"]
     )
     words = f"{rules.who(state, attacker)} attacked {rules.who(state, defender)}: {rounds}"
