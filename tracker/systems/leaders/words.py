@@ -24,15 +24,15 @@ ABILITY_HELP = {
     "adjacent to it, one space in any direction",
     "wanderer": "instead of moving, goes to any free space that is not next to an enemy",
     "brewmaster": "instead of moving, moves an adjacent ally (its Leader too) one space",
-    "archer": "always on: helps capture the enemy Leader from two spaces away in a straight "
+    "archer": "helps capture the enemy Leader from two spaces away in a straight "
     "line, seen or not, but not from next to it",
-    "assassin": "always on: next to the enemy Leader, it captures it alone",
-    "jailer": "always on: enemies next to it cannot use their abilities",
-    "protector": "always on: enemy abilities cannot move it or the allies next to it",
-    "vizier": "always on: its Leader may move two spaces in its action",
+    "assassin": "next to the enemy Leader, it captures it alone",
+    "jailer": "enemies next to it cannot use their abilities",
+    "protector": "enemy abilities cannot move it or the allies next to it",
+    "vizier": "its Leader may move two spaces in its action",
     "hermit": "moves like any character; recruited together with the Cub",
     "cub": "moves like any character, but never helps capture the enemy Leader",
-    "nemesis": "never acts in the action phase: each time the enemy Leader moves, it moves "
+    "nemesis": "never acts in the action phase; each time the enemy Leader moves, it moves "
     "two spaces (one if two are impossible) and may not end where it started",
 }
 
@@ -47,9 +47,14 @@ VERBS = {
 }
 
 
+#: the abilities that are always on, whatever the character does
+PASSIVE = ("archer", "assassin", "jailer", "protector", "vizier")
+
+
 def ability_help(ability: str) -> str:
     """What a character with this ability does, as a player would explain it."""
-    return f"{ability_title(ability)}: {ABILITY_HELP.get(ability, 'moves one space')}"
+    title = ability_title(ability) + (" (always on)" if ability in PASSIVE else "")
+    return f"{title}: {ABILITY_HELP.get(ability, 'moves one space')}"
 
 
 def _piece(state, piece_id) -> str:
