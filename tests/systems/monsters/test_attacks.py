@@ -323,6 +323,30 @@ class TestFliersChoice:
         table.move("alice-bear", (3, 1), (3, 2))
         table.attack("alice-bear", "bob-pigeon", ([3], [1]))
 
+    def test_a_flier_may_answer_once_its_side_has_moved_for_the_attackers_coming_turn(self, table):
+        table.begin().arrange({**self.where, "alice-bear": (3, 2)}, turn="bob")
+        table.move("bob-cat", (6, 5))
+        # Bob has moved: Alice's turn comes, and Bob may say now whether the Pigeon comes down
+        table.do("FlierStayedAloft", battle="b1", flier="bob-pigeon", attacker="alice-bear")
+        with pytest.raises(RuleViolation, match="already answered Alice's Bear this turn"):
+            table.do("FlierCameDown", battle="b1", flier="bob-pigeon", attacker="alice-bear")
+        assert table.battle["turn"]["answers"] == []
+        table.move("alice-bear", (3, 1), (3, 2))
+        assert table.battle["turn"]["answers"] == [
+            {"flier": "bob-pigeon", "attacker": "alice-bear", "came_down": False}
+        ]
+        with pytest.raises(RuleViolation, match="a flier that stayed aloft cannot be attacked"):
+            table.attack("alice-bear", "bob-pigeon", ([3], [1]))
+
+    def test_a_flier_answers_no_attack_of_its_own_side_s_turn(self, table):
+        table.begin().arrange({**self.where, "alice-bear": (3, 2)}, turn="bob")
+        with pytest.raises(
+            RuleViolation,
+            match=r"a flier answers an attack during its enemy's turn, and it is "
+            r"Bob's turn",
+        ):
+            table.do("FlierCameDown", battle="b1", flier="bob-pigeon", attacker="alice-bear")
+
     def test_a_flier_answers_each_attacker_once_a_turn(self, table):
         table.begin().arrange({**self.where, "alice-bear": (3, 2)})
         table.do("FlierStayedAloft", battle="b1", flier="bob-pigeon", attacker="alice-bear")
