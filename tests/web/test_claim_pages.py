@@ -237,7 +237,7 @@ def test_the_dashboard_lists_each_finished_game_with_its_winner_and_factions(cli
 
 def test_the_dashboard_tells_the_latest_events_in_words(client, tavern):
     body = text(client.get(f"/c/{tavern}/"))
-    assert "game 2 is over: Tobin wins (Mara 1, Tobin 4 factions)" in body
+    assert "game 2 is over: Tobin wins (Mara won 1 faction, Tobin 4)" in body
 
 
 def test_the_games_page_links_each_game_to_its_factions_and_its_replay(client, tavern):
@@ -678,3 +678,35 @@ def test_a_player_may_sit_only_at_its_own_seat(svc, app):
     refused = client.get("/c/seats/table?player=tobin")
     assert refused.status_code == 403 and b"hidden from you" in refused.data
     assert b"table?player=tobin" not in client.get("/c/seats/").data
+
+
+# -- the replay's closing sentence --------------------------------------------------------
+
+
+def _closing(page) -> str:
+    html = page.get_data(as_text=True)
+    found = re.search(r'<p class="muted" id="replay-closing">(.*?)</p>', html, re.S)
+    assert found, "the replay closes with a sentence"
+    return " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split())
+
+
+def test_the_replays_closing_sentence_names_the_seats_the_reader_may_open(client, tavern):
+    closing = _closing(client.get(f"/c/{tavern}/replay?game=1&trick=3"))
+    assert closing.endswith("See it at the table then: Mara's seat · Tobin's seat.")
+
+
+def test_the_replays_closing_sentence_is_never_empty_for_a_reader_with_no_seat(svc, app, tavern):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    accounts = Accounts(Store(app.config["DATABASE"]).conn)
+    accounts.add_member(tavern, accounts.sign_up("wren", "a long password!"), "player")
+    reader = app.test_client()
+    reader.post("/login", data={"name": "wren", "password": "a long password!"})
+    page = reader.get(f"/c/{tavern}/replay?game=1&trick=3")
+    assert page.status_code == 200
+    closing = _closing(page)
+    assert "See it at the table then" not in closing and ": ." not in closing
+    assert closing.endswith(
+        "Each seat's view of that moment is open only to its own player and to the organiser."
+    )

@@ -286,6 +286,72 @@ def test_the_board_offers_a_chosen_character_exactly_its_legal_actions(client, s
     assert f'href="/c/{cid}/match?piece=rider"' in html
 
 
+def button_words(html, type_):
+    """The words on the button of every form of one event type, form by form."""
+    words = []
+    for body in re.findall(r"<form method=\"post\"[^>]*>(.*?)</form>", html, re.S):
+        if f'name="type" value="{type_}"' in body:
+            found = re.search(r"<button[^>]*>(.*?)</button>", body, re.S)
+            words.append(" ".join(found.group(1).replace("&#39;", "'").split()))
+    return words
+
+
+def test_action_buttons_name_the_character_and_where_it_goes(client, svc):
+    cid = imported(svc, STANDARD, upto=19)  # Bob's action phase, turn 4
+    html = client.get(f"/c/{cid}/match?piece=wanderer").get_data(as_text=True)
+    words = button_words(html, "CharacterMoved") + button_words(html, "AbilityUsed")
+    assert len(words) == 26
+    assert "Fen the Roamer (Wanderer) wanders to (-2, 2)" in words
+    for said in words:
+        assert said.startswith("Fen the Roamer (Wanderer) "), said
+        assert re.search(r" to \(-?\d, -?\d\)$", said), said
+        assert not re.fullmatch(r"[\w ]*: \(-?\d, -?\d\)", said), said
+
+
+def test_ability_buttons_say_what_happens_to_the_target_too(client, svc):
+    cid = imported(svc, EXPERT, upto=23)  # Bob's turn: the Rider may charge
+    state = svc.state(cid).state
+    offered = svc.state(cid).system.action_options(state, "bob")
+    labels = [o["label"] for opts in offered.values() for o in opts]
+    assert any(label.startswith("Corvin of the Long Road (Rider) rides to (") for label in labels)
+    assert any(label.endswith("(takes Alice's Leader)") for label in labels)
+
+
+def test_each_ability_is_explained_where_it_can_be_used(client, svc):
+    cid = imported(svc, STANDARD, upto=19)
+    body = text(client.get(f"/c/{cid}/match?piece=wanderer"))
+    assert (
+        "Wanderer: instead of moving, goes to any free space that is not next to an enemy." in body
+    )
+    html = client.get(f"/c/{cid}/match").get_data(as_text=True)
+    assert 'title="Rider: instead of moving, rides exactly two spaces' in html
+
+
+def test_each_recruit_is_explained_where_it_can_be_recruited(client, svc):
+    cid = imported(svc, EXPERT, upto=19)  # Alice's recruitment, turn 3
+    view = svc.state(cid)
+    body = text(client.get(f"/c/{cid}/match"))
+    offered = view.system.recruit_options(view.state, "alice")
+    assert offered
+    for card in offered:
+        for piece in view.system.card_pieces(view.state, card):
+            assert view.system.ability_help(piece["ability"]) + "." in body
+
+
+def test_recruit_and_nemesis_buttons_name_the_character_and_where_it_goes(client, svc):
+    cid = imported(svc, STANDARD, upto=26)  # Alice's recruitment, turn 5
+    words = button_words(client.get(f"/c/{cid}/match").get_data(as_text=True), "CharacterRecruited")
+    assert words and all(
+        re.fullmatch(r"Recruit .+ \(\w[\w ]*\) on \(-?\d, -?\d\)", w) for w in words
+    )
+    cid = imported(svc, EXPERT, upto=17)
+    words = button_words(client.get(f"/c/{cid}/match").get_data(as_text=True), "NemesisMoved")
+    assert len(words) == 7 and all(
+        w.startswith("The Shadow That Follows (Nemesis) follows the enemy Leader to (")
+        for w in words
+    )
+
+
 def test_an_illusionist_swap_is_recorded_from_its_button(client, duel, svc):
     cards = [c["id"] for c in svc.state("c").state["characters"]["cards"]]
     front = ["illusionist", "claw", "rider"]
@@ -314,7 +380,11 @@ def test_an_illusionist_swap_is_recorded_from_its_button(client, duel, svc):
     )
     html = client.get("/c/c/match?piece=illusionist").get_data(as_text=True)
     swaps = [f for f in buttons_of(html, "AbilityUsed") if ("target", "claw") in f]
-    assert len(swaps) == 1 and "the Hook to (-1, 3), Mirren Twofold to (-1, -2)" in html
+    assert len(swaps) == 1
+    assert (
+        "Mirren Twofold (Illusionist) swaps places with the Hook (Bob's Claw), going to (-1, -2) and "
+        "sending it to (-1, 3)"
+    ) in html.replace("&#39;", "'")
     page = client.post(
         "/c/c/match?piece=illusionist",
         data=form(
@@ -435,7 +505,7 @@ def test_the_replay_steps_through_a_past_match_with_previous_and_next(client, sv
     page = client.get(f"/c/{cid}/replay?match=first-blood&at=20")
     html, body = page.get_data(as_text=True), text(page)
     assert page.status_code == 200 and "Step 19 of 39" in body
-    assert "Bob used Fen the Roamer (Wanderer): Fen the Roamer (Wanderer) to (-2, 2)" in body
+    assert "Fen the Roamer (Bob's Wanderer) wandered to (-2, 2)" in body
     assert f'href="/c/{cid}/replay?match=first-blood&amp;at=19" rel="prev"' in html
     assert f'href="/c/{cid}/replay?match=first-blood&amp;at=21" rel="next"' in html
     assert "<title>Bob's Fen the Roamer (Wanderer) on (-2, 2)</title>" in html

@@ -273,7 +273,7 @@ def test_the_replay_steps_through_a_battle_with_previous_and_next(client, feud):
     page = client.get(f"/c/{feud}/replay?battle=b1&step=13")
     body, html = text(page), page.get_data(as_text=True)
     assert "Step 13 of 36" in body
-    assert "Bob's Bear attacked Alice's Cat: 10 against 10; 13 against 9" in body
+    assert "Bob's Bear attacked Alice's Cat: 10 against 10, rolled again, then 13 against 9" in body
     assert "replay?battle=b1&amp;step=12" in html and "replay?battle=b1&amp;step=14" in html
     # the board of that moment: the Cat still on the board with one life of two
     assert "Alice's Cat, runner, 1 of 2 lives, at (3, 4)" in html

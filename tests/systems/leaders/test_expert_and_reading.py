@@ -125,12 +125,12 @@ def test_each_event_is_described_in_one_line_of_words():
     table = arranged({"rider": (ALICE, (-1, -2)), "claw": (ALICE, (2, -3))})
     table.move(ALICE, "claw", (1, -3))
     words = system.describe(table.state, table.last_event)
-    assert words == ("Alice moved the Hook (Claw) to (1, -3); Alice wins match 'm1' by capture")
+    assert words == "The Hook (Alice's Claw) moved to (1, -3); Alice wins match m1 by capture"
     table = arranged({"colossus": (ALICE, (0, 0)), "rider": (BOB, (1, 0))})
     table.use(ALICE, "colossus", (2, 0), target="rider")
     assert system.describe(table.state, table.last_event) == (
-        "Alice used Old Millstone (Colossus) on Corvin of the Long Road (Rider): "
-        "Corvin of the Long Road (Rider) to (2, 0), Old Millstone (Colossus) to (1, 0)"
+        "Old Millstone (Alice's Colossus) pushed Corvin of the Long Road (Bob's Rider) to (2, 0) "
+        "and took its space (1, 0)"
     )
 
 
@@ -151,7 +151,7 @@ def test_the_order_of_the_face_down_deck_is_hidden_while_the_match_is_on():
 def test_describe_gives_words_for_setup_events():
     table = Table()
     table.do("MatchStarted", match="m1")
-    assert system.describe(table.state, table.last_event) == "Match 'm1' began (standard mode)"
+    assert system.describe(table.state, table.last_event) == "Match m1 began in standard mode"
     table.do("LeaderChosen", player=ALICE, leader=QUEEN)
     assert system.describe(table.state, table.last_event) == (
         "Alice chose the Ember Queen as Leader"

@@ -38,7 +38,7 @@ def test_the_standard_sample_match_imports_and_alice_wins_by_capture(service):
     assert view.state["standings"]["bob"]["lost"] == 1
     assert view.state["matches"][0]["to_version"] == view.version
     words = [entry.words for entry in service.history("ember-vs-grey")]
-    assert words[-1].endswith("Alice wins match 'first-blood' by capture")
+    assert words[-1].endswith("Alice wins match first-blood by capture")
 
 
 def test_the_expert_sample_match_imports_with_both_exiles_and_a_nemesis_move(service):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from leaders_table import ALICE, BOB, DECK, QUEEN, REGENT, Table, arranged, pass_turn
 
+from tracker.systems.leaders import system
+
 
 def test_each_player_chooses_a_leader_that_stands_on_its_own_corner(table):
     table.do("MatchStarted", match="m1")
@@ -341,3 +343,66 @@ def test_hermit_and_cub_may_each_act_in_the_same_action_phase():
     table.move(ALICE, "hermit", (0, 1))
     table.move(ALICE, "cub", (2, -1))
     assert (table.at("hermit"), table.at("cub")) == ((0, 1), (2, -1))
+
+
+# -- the action phase ends by itself ------------------------------------------------------
+# The source: "the phase ends when every character has acted, or when the player decides to
+# stop".
+
+
+def test_the_action_phase_ends_by_itself_when_every_character_of_the_player_has_acted():
+    table = arranged({"rider": (ALICE, (1, 1)), "wanderer": (BOB, (0, -1))})
+    table.move(ALICE, "rider", (1, 0))
+    assert table.match["phase"] == "action"
+    table.move(ALICE, QUEEN, (0, 2))
+    assert table.match["phase"] == "recruitment"
+    assert system.describe(table.state, table.last_event) == (
+        "The Ember Queen (Alice's Leader) moved to (0, 2), and every character has acted: "
+        "the action phase is over"
+    )
+    table.refuses(
+        "CharacterMoved",
+        "Alice's action phase is over",
+        player=ALICE,
+        character="rider",
+        path=[[1, -1]],
+    )
+
+
+def test_the_action_phase_goes_on_while_a_character_of_the_player_has_not_acted():
+    table = arranged({"rider": (ALICE, (1, 1)), "wanderer": (BOB, (0, -1))})
+    table.move(ALICE, QUEEN, (0, 2))
+    assert table.match["phase"] == "action" and table.match["acted"] == [QUEEN]
+
+
+def test_the_nemesis_is_not_waited_for_since_it_never_acts_in_the_action_phase():
+    table = arranged({"nemesis": (ALICE, (2, -2)), "rider": (BOB, (-1, -1))})
+    table.move(ALICE, QUEEN, (0, 2))
+    assert table.match["phase"] == "recruitment"
+
+
+def test_a_phase_that_ended_by_itself_still_waits_for_the_enemy_nemesis():
+    table = arranged({"nemesis": (BOB, (2, -2))})
+    table.move(ALICE, QUEEN, (0, 2))
+    assert table.match["phase"] == "recruitment" and table.match["nemesis"]["owner"] == BOB
+    table.refuses(
+        "CharacterRecruited",
+        "the match waits for Bob to move the Nemesis first",
+        player=ALICE,
+        card="acrobat",
+        spaces=[[-1, 3]],
+    )
+    table.do("NemesisMoved", player=BOB, path=[[2, -1], [2, 0]])
+    table.recruit(ALICE, "acrobat", (-1, 3))
+
+
+def test_saying_the_phase_is_over_after_it_ended_by_itself_changes_nothing():
+    # logs written before the phase ended by itself end it by hand after the last action
+    table = Table().start()
+    table.move(ALICE, QUEEN, (0, 2))
+    before = table.match["phase"], table.match["recruits_due"]
+    table.do("ActionPhaseEnded", player=ALICE)
+    assert (table.match["phase"], table.match["recruits_due"]) == before == ("recruitment", 1)
+    table.refuses("ActionPhaseEnded", "Alice's action phase is over", player=ALICE)
+    table.recruit(ALICE, "acrobat", (-1, 3))
+    table.refuses("ActionPhaseEnded", "Alice's action phase is over", player=ALICE)

@@ -46,6 +46,28 @@ def test_a_monster_moves_before_it_attacks(table):
         table.attack("alice-bear", "bob-cat", ([3], [3]))
 
 
+def test_an_attack_sent_before_moving_is_refused_with_the_move_then_attack_rule(table):
+    table.begin().arrange({**BEAR_NEXT_TO_CAT, "bob-cat": (3, 3)}, turn="alice")
+    table.move("alice-bear", (3, 2))
+    # Alice has moved: Bob's turn comes, and it begins with a move, not an attack
+    with pytest.raises(
+        RuleViolation,
+        match=r"a monster moves and then attacks: Bob's turn begins with a move, and the figure "
+        r"that moved attacks \(Bob's Cat\)",
+    ) as refused:
+        table.attack("bob-cat", "alice-bear", ([3], [3]))
+    assert "Alice's turn" not in str(refused.value)
+    table.move("bob-cat", (4, 3), (3, 3))
+    table.attack("bob-cat", "alice-bear", ([5], [1]))
+
+
+def test_an_attack_out_of_turn_still_names_whose_turn_it_is(table):
+    bear_meets_cat(table)
+    table.attack("alice-bear", "bob-cat", ([3], [1]))
+    with pytest.raises(RuleViolation, match=r"players take turns: it is Bob's turn"):
+        table.attack("alice-bear", "bob-cat", ([3], [1]))
+
+
 def test_the_figure_that_moved_is_the_one_that_attacks(table):
     table.begin().arrange({**BEAR_NEXT_TO_CAT, "alice-bear": (3, 2), "alice-cat": (6, 6)})
     table.move("alice-cat", (6, 5))
@@ -143,7 +165,7 @@ def test_the_loser_of_an_attack_loses_a_life_and_fights_weaker(table):
     assert (cat["lives"], cat["lives_lost"]) == (1, 1)
     assert table.state["records"]["bob-cat"]["lives_lost"] == 1
     assert system.describe(table.state, table.last) == (
-        "Alice's Bear attacked Bob's Cat: 11 against 5; the Cat lost a life (1 left)"
+        "Alice's Bear attacked Bob's Cat: 11 against 5; the Cat lost a life (1 life left)"
     )
     table.move("bob-cat", (5, 2), (4, 2))
     table.attack("bob-cat", "alice-bear", ([1], [1]))
@@ -237,8 +259,8 @@ class TestTies:
         rounds = table.battle["last_action"]["rounds"]
         assert [r["result"] for r in rounds] == ["tie", "tie", "attacker"]
         assert table.describe() == (
-            "Alice's Bear attacked Bob's Cat: 10 against 10; 10 against 10; 9 against 5; "
-            "the Cat lost a life (1 left)"
+            "Alice's Bear attacked Bob's Cat: 10 against 10, rolled again, then 10 against 10, "
+            "rolled again, then 9 against 5; the Cat lost a life (1 life left)"
         )
 
     def test_an_attack_never_ends_on_a_tie(self, table):
@@ -300,6 +322,30 @@ class TestFliersChoice:
         table.do("FlierCameDown", battle="b1", flier="bob-pigeon", attacker="alice-bear")
         table.move("alice-bear", (3, 1), (3, 2))
         table.attack("alice-bear", "bob-pigeon", ([3], [1]))
+
+    def test_a_flier_may_answer_once_its_side_has_moved_for_the_attackers_coming_turn(self, table):
+        table.begin().arrange({**self.where, "alice-bear": (3, 2)}, turn="bob")
+        table.move("bob-cat", (6, 5))
+        # Bob has moved: Alice's turn comes, and Bob may say now whether the Pigeon comes down
+        table.do("FlierStayedAloft", battle="b1", flier="bob-pigeon", attacker="alice-bear")
+        with pytest.raises(RuleViolation, match="already answered Alice's Bear this turn"):
+            table.do("FlierCameDown", battle="b1", flier="bob-pigeon", attacker="alice-bear")
+        assert table.battle["turn"]["answers"] == []
+        table.move("alice-bear", (3, 1), (3, 2))
+        assert table.battle["turn"]["answers"] == [
+            {"flier": "bob-pigeon", "attacker": "alice-bear", "came_down": False}
+        ]
+        with pytest.raises(RuleViolation, match="a flier that stayed aloft cannot be attacked"):
+            table.attack("alice-bear", "bob-pigeon", ([3], [1]))
+
+    def test_a_flier_answers_no_attack_of_its_own_side_s_turn(self, table):
+        table.begin().arrange({**self.where, "alice-bear": (3, 2)}, turn="bob")
+        with pytest.raises(
+            RuleViolation,
+            match=r"a flier answers an attack during its enemy's turn, and it is "
+            r"Bob's turn",
+        ):
+            table.do("FlierCameDown", battle="b1", flier="bob-pigeon", attacker="alice-bear")
 
     def test_a_flier_answers_each_attacker_once_a_turn(self, table):
         table.begin().arrange({**self.where, "alice-bear": (3, 2)})

@@ -80,6 +80,31 @@ class TestVictory:
             "Bob's castle"
         )
 
+    def test_a_king_whose_move_passes_through_the_enemy_castle_has_entered_it_and_wins(self, table):
+        table.begin().arrange(
+            {"alice-knight": (6, 7), "alice-cat": (0, 5), "bob-knight": (2, 2), "bob-cat": (0, 8)}
+        )
+        table.move("alice-knight", (7, 7), (8, 7), (8, 8), (7, 8))
+        assert table.battle["outcome"] == {"winner": "alice", "reason": "castle-taken"}
+        assert table.battle["phase"] == "decided"
+        assert table.describe() == (
+            "Alice's Knight moved from (6, 7) to (7, 8) (4 steps) and Alice's king entered "
+            "Bob's castle"
+        )
+        table.do("BattleEnded", battle="b1", winner="alice", reason="castle-taken")
+        assert table.state["standings"]["alice"]["won"] == 1
+
+    def test_a_lone_king_may_pass_through_the_enemy_castle_whatever_its_march(self, table):
+        table.begin().arrange({"alice-knight": (6, 7), "bob-knight": (2, 2), "bob-cat": (7, 6)})
+        # away from both enemies, but through Bob's castle: the castle is entered, and won
+        table.move("alice-knight", (7, 7), (8, 7), (8, 8))
+        assert table.battle["outcome"] == {"winner": "alice", "reason": "castle-taken"}
+
+    def test_another_figure_passing_through_the_enemy_castle_wins_nothing(self, table):
+        table.begin().arrange({**KINGS, "alice-cat": (7, 7)})
+        table.move("alice-cat", (8, 7), (8, 8), (7, 8))
+        assert table.battle["outcome"] is None
+
     def test_another_figure_entering_the_enemy_castle_wins_nothing(self, table):
         table.begin().arrange({**KINGS, "alice-cat": (7, 7)})
         table.move("alice-cat", (8, 7), (8, 8))

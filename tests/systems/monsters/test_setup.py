@@ -131,6 +131,46 @@ def test_a_figure_has_a_strength_for_each_of_its_lives(table_factory):
         table_factory({"figures": figures})
 
 
+@pytest.mark.parametrize(
+    "lives, strength, words",
+    [
+        (2, {"2": 3, "1": 3}, r"Imp: 3 with 1 life left is not less than 3 with 2 lives"),
+        (2, {"2": 3, "1": 4}, r"Imp: 4 with 1 life left is not less than 3 with 2 lives"),
+        (3, {"3": 5, "2": 6, "1": 3}, r"Imp: 6 with 2 lives left is not less than 5 with 3"),
+    ],
+)
+def test_a_wounded_figure_has_less_strength_or_the_content_is_refused_at_setup(
+    table_factory, lives, strength, words
+):
+    figures = {"imp": {"name": "Imp", "movement": "runner", "lives": lives, "strength": strength}}
+    with pytest.raises(
+        InvalidEvent,
+        match=r"settings: figures: imp: strength: a wounded figure has less strength \(" + words,
+    ):
+        table_factory({"figures": figures})
+
+
+def test_a_wounded_figure_typed_in_the_start_form_must_be_weaker_too():
+    with pytest.raises(
+        InvalidEvent, match=r"own_figures: imp: strength: a wounded figure has less"
+    ):
+        system.prepare_settings(
+            {
+                "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+                "own_figures": "imp, Imp, walker, 3 4",
+            }
+        )
+
+
+def test_every_shipped_figure_is_weaker_when_wounded():
+    figures = system.prepare_settings(
+        {"players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}
+    )["figures"]
+    for figure in figures.values():
+        by_lives = [figure["strength"][str(n)] for n in range(figure["lives"], 0, -1)]
+        assert by_lives == sorted(by_lives, reverse=True) and len(set(by_lives)) == len(by_lives)
+
+
 def test_a_figure_has_one_to_three_lives(table_factory):
     figures = {
         "hydra": {

@@ -178,10 +178,14 @@ class ClaimSystem(GameSystem):
 def result_words(state: dict, game: dict) -> str:
     names = {p["id"]: p["name"] for p in state["players"]}
     result = game["result"]
-    won = ", ".join(f"{names[p]} {n}" for p, n in result["won"].items())
+    counts = list(result["won"].items())
+    won = ", ".join(
+        f"{names[p]} won {n} faction{'' if n == 1 else 's'}" if i == 0 else f"{names[p]} {n}"
+        for i, (p, n) in enumerate(counts)
+    )
     if result["winner"]:
-        return f"game {game['number']} is over: {names[result['winner']]} wins ({won} factions)"
-    return f"game {game['number']} is over with no winner ({won} factions)"
+        return f"game {game['number']} is over: {names[result['winner']]} wins ({won})"
+    return f"game {game['number']} is over with no winner ({won})"
 
 
 # -- handlers: each checks every rule, then changes the state ------------------------------

@@ -10,6 +10,7 @@ from tracker.systems.base import GameSystem, load_json
 from . import options, rules
 from .schemas import EVENTS, SettingsSchema
 from .secrecy import visible_event_data, visible_state
+from .words import ability_help
 from .words import describe as _describe
 
 __all__ = ["system", "LeadersSystem", "visible_state", "visible_event_data"]
@@ -91,6 +92,15 @@ class LeadersSystem(GameSystem):
 
     def card_label(self, state: dict, card_id: str) -> str:
         return rules.card_label(state, card_id)
+
+    def card_pieces(self, state: dict, card_id: str) -> list[dict]:
+        """The pieces of a card (two for Hermit and Cub), each with its ability."""
+        card = rules.card_index(state).get(card_id)
+        return list(card["pieces"]) if card else []
+
+    def ability_help(self, ability: str) -> str:
+        """What a character with this ability does, in a sentence for the page."""
+        return ability_help(ability)
 
 
 system = LeadersSystem()

@@ -14,6 +14,7 @@ from tracker.errors import RuleViolation
 
 from . import geometry as geo
 from . import rules
+from . import words as words_
 
 
 def trial(state: dict, event_type: str, data: dict) -> dict | None:
@@ -38,16 +39,19 @@ def _live(state: dict) -> dict | None:
     return match
 
 
-def _label(state: dict, after: dict, form: str | None) -> str:
+def _label(state: dict, after: dict, kind: str, data: dict) -> str:
+    """The words of an action's button: who acts and where it (or its target) goes."""
     match = after["match"]
-    names = {pid: p["name"] for pid, p in match["pieces"].items()}
-    words = ", ".join(
-        f"{names[m['piece']]} to {rules.fmt(m['to'])}" for m in match["last"]["moves"]
-    )
-    if form:
-        words = f"{form}: {words}"
+    if kind == "CharacterRecruited":
+        words = "Recruit " + words_.recruit_phrase(state, data["card"], data["spaces"])
+    else:
+        words = words_.action_phrase(after, kind, data, match["last"]["moves"])
     if match["phase"] == "over":
         words += f" (takes {rules.player_name(state, match['loser'])}'s Leader)"
+    elif (
+        kind != "CharacterRecruited" and match.get("acted_out") and match["phase"] == "recruitment"
+    ):
+        words += " (the last to act: the action phase ends)"
     return words
 
 
@@ -161,7 +165,7 @@ def action_options(state: dict, player: str) -> dict[str, list[dict]]:
                     {
                         "type": event_type,
                         "data": data,
-                        "label": _label(state, after, data.get("form")),
+                        "label": _label(state, after, event_type, data),
                         "moves": after["match"]["last"]["moves"],
                         "ends": after["match"]["phase"] == "over",
                     }
@@ -189,7 +193,7 @@ def nemesis_options(state: dict) -> list[dict]:
             found.append(
                 {
                     "data": data,
-                    "label": _label(state, after, None),
+                    "label": _label(state, after, "NemesisMoved", data),
                     "moves": after["match"]["last"]["moves"],
                 }
             )
@@ -218,7 +222,9 @@ def recruit_options(state: dict, player: str) -> dict[str, list[dict]]:
             data = {"player": player, "card": card_id, "spaces": [list(s) for s in spaces]}
             after = trial(state, "CharacterRecruited", data)
             if after is not None:
-                found.append({"data": data, "label": _label(state, after, None)})
+                found.append(
+                    {"data": data, "label": _label(state, after, "CharacterRecruited", data)}
+                )
         if found:
             options[card_id] = found
     return options

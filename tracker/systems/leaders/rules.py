@@ -378,7 +378,7 @@ def first_player_drawn(state, data, version):
 
 
 def begin_turn(match: dict, player: str, turn: int) -> None:
-    match.update(phase="action", active=player, turn=turn, acted=[])
+    match.update(phase="action", active=player, turn=turn, acted=[], acted_out=False)
     due = 2 if turn == 2 else 1
     match["recruits_due"] = 0 if hand_size(match, player) >= HAND_LIMIT else due
 
@@ -772,6 +772,20 @@ def finish_action(state, board, match, player, piece_id, moves, kind, version) -
         end_match(state, match, enemy, taken[enemy], version)
         return
     nemesis_follows(state, board, match, positions, moves)
+    if all_acted(match, player):
+        # the source: "the phase ends when every character has acted"
+        match["phase"] = "recruitment"
+        match["acted_out"] = True
+
+
+def all_acted(match: dict, player: str) -> bool:
+    """Whether every character of the player on the board that can act has acted this turn
+    (the Nemesis never acts in the action phase, so it is not waited for)."""
+    return all(
+        pid in match["acted"]
+        for pid, piece in match["pieces"].items()
+        if piece["owner"] == player and piece["at"] is not None and piece["ability"] != "nemesis"
+    )
 
 
 def nemesis_steps(board: Board, positions: dict, nemesis_id: str) -> int:
@@ -854,7 +868,15 @@ def nemesis_moved(state, data, version):
 
 
 def action_phase_ended(state, data, version):
-    match = in_turn(state, data["player"], "action")
+    player = data["player"]
+    match = current_match(state)
+    if match["phase"] == "recruitment" and match.get("acted_out") and match["active"] == player:
+        # The phase ended by itself when the last character acted; a player saying so
+        # before recruiting (as logs written before it ended by itself do) changes nothing.
+        in_turn(state, player, "recruitment")
+        match["acted_out"] = False
+        return
+    match = in_turn(state, player, "action")
     match["phase"] = "recruitment"
 
 
@@ -969,6 +991,7 @@ def character_recruited(state, data, version):
         if match["deck"]:
             match["row"].append(match["deck"].pop(0))
     match["recruits_due"] -= 1
+    match["acted_out"] = False
     if hand_size(match, player) >= HAND_LIMIT:
         match["recruits_due"] = 0
     match["last"] = {

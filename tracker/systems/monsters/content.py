@@ -44,6 +44,21 @@ class FigureSchema(EventSchema):
                 + " lives left",
                 "strength",
             )
+        # the source: "if it is wounded, it has less strength"
+        lives = data["lives"]
+        for more in range(lives, 1, -1):
+            fewer = more - 1
+            if data["strength"][str(fewer)] >= data["strength"][str(more)]:
+                raise ValidationError(
+                    f"a wounded figure has less strength ({data['name']}: "
+                    f"{data['strength'][str(fewer)]} with {_lives(fewer)} left is not less "
+                    f"than {data['strength'][str(more)]} with {_lives(more)})",
+                    "strength",
+                )
+
+
+def _lives(n: int) -> str:
+    return f"{n} life" if n == 1 else f"{n} lives"
 
 
 class MapSchema(EventSchema):

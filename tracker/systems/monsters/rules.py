@@ -308,6 +308,13 @@ def _turn(side: str, number: int) -> dict:
     return {"side": side, "number": number, "moved": None, "answers": []}
 
 
+def _next_turn(battle: dict, side: str, number: int) -> dict:
+    """The turn that begins, with the fliers' answers given ahead of it for its attackers."""
+    turn = _turn(side, number)
+    turn["answers"] = battle.pop("next_answers", None) or []
+    return turn
+
+
 # -- movement ----------------------------------------------------------------------------------
 
 
@@ -499,11 +506,15 @@ def figure_moved(state: dict, data: dict) -> None:
     cost = check_path(state, battle, piece, path)
     start = piece["pos"]
     end = path[-1]
-    if lone_king(battle, side):
+    enemy = other(state, side)
+    # the source: a side wins by *entering* the enemy castle with its king, so a king whose
+    # path goes through that castle has entered it, wherever the move stops
+    takes_castle = piece["king"] and battle["castles"][enemy] in path
+    if lone_king(battle, side) and not takes_castle:
         _check_lone_king_march(state, battle, piece, start, end)
     # the rules hold: change the state
     if new_turn:
-        battle["turn"] = turn = _turn(side, turn["number"] + 1)
+        battle["turn"] = turn = _next_turn(battle, side, turn["number"] + 1)
     del battle["board"][start]
     battle["board"][end] = piece["id"]
     piece["pos"] = end
@@ -515,8 +526,7 @@ def figure_moved(state: dict, data: dict) -> None:
         "path": path,
         "steps": cost,
     }
-    enemy = other(state, side)
-    if piece["king"] and end == battle["castles"][enemy]:
+    if takes_castle:
         battle["phase"] = "decided"
         battle["outcome"] = {"winner": side, "reason": "castle-taken"}
 
@@ -655,20 +665,7 @@ def attack_made(state: dict, data: dict) -> None:
     side = attacker["side"]
     turn = battle["turn"]
     name = who(state, attacker)
-    if side != turn["side"]:
-        raise RuleViolation(
-            f"players take turns: it is {state['sides'][turn['side']]}'s turn ({name} waits)"
-        )
-    if turn["moved"] is None:
-        raise RuleViolation(
-            f"a monster moves and then attacks: every turn moves one figure first ({name})"
-        )
-    if turn["moved"] != attacker["id"]:
-        moved = battle["pieces"][turn["moved"]]
-        raise RuleViolation(
-            f"the figure that moved is the one that attacks ({moved['name']} moved, "
-            f"not {attacker['name']})"
-        )
+    _check_attacker_turn(state, battle, attacker)
     defender = _on_board(state, battle, data["defender"])
     if defender["side"] == side:
         raise RuleViolation(
@@ -752,7 +749,34 @@ def attack_made(state: dict, data: dict) -> None:
         battle["outcome"] = {"winner": other(state, fallen[0]), "reason": "king-killed"}
         battle["phase"] = "decided"
     battle["last_attack_by"] = side
-    battle["turn"] = _turn(other(state, side), turn["number"] + 1)
+    battle["turn"] = _next_turn(battle, other(state, side), turn["number"] + 1)
+
+
+def _check_attacker_turn(state: dict, battle: dict, attacker: dict) -> None:
+    """An attack comes in its side's turn, by the figure that has just moved."""
+    side = attacker["side"]
+    turn = battle["turn"]
+    name = who(state, attacker)
+    if side != turn["side"]:
+        if turn["moved"] is not None:
+            # the other player has moved: this player's turn comes next, and it begins with a move
+            raise RuleViolation(
+                f"a monster moves and then attacks: {state['sides'][side]}'s turn begins "
+                f"with a move, and the figure that moved attacks ({name})"
+            )
+        raise RuleViolation(
+            f"players take turns: it is {state['sides'][turn['side']]}'s turn ({name} waits)"
+        )
+    if turn["moved"] is None:
+        raise RuleViolation(
+            f"a monster moves and then attacks: every turn moves one figure first ({name})"
+        )
+    if turn["moved"] != attacker["id"]:
+        moved = battle["pieces"][turn["moved"]]
+        raise RuleViolation(
+            f"the figure that moved is the one that attacks ({moved['name']} moved, "
+            f"not {attacker['name']})"
+        )
 
 
 def _lose(state: dict, battle: dict, piece: dict, lives: int, removed: list) -> None:
@@ -792,7 +816,10 @@ def _flier_answered(came_down: bool):
         if attacker["side"] == flier["side"]:
             raise RuleViolation(f"a flier answers only an enemy's attack ({foe} is a friend)")
         turn = battle["turn"]
-        if attacker["side"] != turn["side"]:
+        # once the flier's side has moved, the attacker's turn comes next: an answer given
+        # now is kept for that turn (the attacker may be asked before it moves)
+        ahead = attacker["side"] != turn["side"] and turn["moved"] is not None
+        if attacker["side"] != turn["side"] and not ahead:
             raise RuleViolation(
                 f"a flier answers an attack during its enemy's turn, and it is "
                 f"{state['sides'][turn['side']]}'s turn ({name})"
@@ -802,7 +829,7 @@ def _flier_answered(came_down: bool):
                 f"a flier attacked by a flier cannot refuse, so there is nothing to choose "
                 f"({name} attacked by {foe})"
             )
-        if turn["moved"] is not None and turn["moved"] != attacker["id"]:
+        if not ahead and turn["moved"] is not None and turn["moved"] != attacker["id"]:
             moved = battle["pieces"][turn["moved"]]
             raise RuleViolation(
                 f"the figure that moved is the one that attacks ({moved['name']} moved, "
@@ -813,16 +840,19 @@ def _flier_answered(came_down: bool):
                 f"a monster attacks only an enemy right next to it ({foe} at "
                 f"{shown(attacker['pos'])}, {name} at {shown(flier['pos'])})"
             )
-        if _answer(battle, flier["id"], attacker["id"]) is not None:
+        answers = battle.get("next_answers", []) if ahead else turn["answers"]
+        if any(a["flier"] == flier["id"] and a["attacker"] == attacker["id"] for a in answers):
             raise RuleViolation(f"{name} already answered {foe} this turn")
         if not came_down and not may_refuse(battle, flier):
             raise RuleViolation(
                 f"a flier that is its side's last figure besides the king cannot refuse to "
                 f"fight ({name})"
             )
-        turn["answers"].append(
-            {"flier": flier["id"], "attacker": attacker["id"], "came_down": came_down}
-        )
+        answer = {"flier": flier["id"], "attacker": attacker["id"], "came_down": came_down}
+        if ahead:
+            battle["next_answers"] = [*answers, answer]
+        else:
+            answers.append(answer)
         battle["last_action"] = {
             "type": "came-down" if came_down else "stayed-aloft",
             "flier": flier["id"],

@@ -13,9 +13,9 @@ from .schemas import EVENTS
 
 
 def _check_typed(name: str, entries: dict) -> None:
-    """Refuse a figure or map typed in the start form in words that name it (the settings
-    schema would check it too, in words about dictionaries)."""
-    schema = content.FigureSchema() if name == "own_figures" else content.MapSchema()
+    """Refuse a figure or map typed in the start form (or given in the settings) in words
+    that name it (the settings schema would check it too, in words about dictionaries)."""
+    schema = content.MapSchema() if name == "own_map" else content.FigureSchema()
     for entry_id, entry in entries.items():
         try:
             content.SLUG(entry_id)
@@ -66,6 +66,9 @@ class MonsterBattles(GameSystem):
         for name, key in (("own_figures", "figures"), ("own_map", "maps")):
             if typed.get(name) and isinstance(prepared.get(key), dict):
                 prepared[key] = {**prepared[key], **typed[name]}
+        if isinstance(prepared.get("figures"), dict):
+            given = {k: v for k, v in prepared["figures"].items() if isinstance(v, dict)}
+            _check_typed("figures", given)
         return prepared
 
     # -- the fold --------------------------------------------------------------------------
@@ -195,7 +198,8 @@ def attack_words(state: dict, action: dict) -> str:
     """An attack as one line: who, the totals of each round, and what it cost."""
     pieces = state["battle"]["pieces"]
     attacker, defender = pieces[action["attacker"]], pieces[action["defender"]]
-    rounds = "; ".join(
+    # a tie is rolled again: "10 against 10, rolled again, then 13 against 9"
+    rounds = ", rolled again, then ".join(
         f"{r['attacker_total']} against {r['defender_total']}" for r in action["rounds"]
     )
     words = f"{rules.who(state, attacker)} attacked {rules.who(state, defender)}: {rounds}"
@@ -208,4 +212,7 @@ def attack_words(state: dict, action: dict) -> str:
     if loser["id"] in action["removed"]:
         return words + f"; the {loser['name']} was killed"
     left = loser["lives"]
-    return words + f"; the {loser['name']} lost a life ({left} left)"
+    return (
+        words
+        + f"; the {loser['name']} lost a life ({left} {'life' if left == 1 else 'lives'} left)"
+    )

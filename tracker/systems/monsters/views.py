@@ -91,7 +91,11 @@ def moves(state: dict, piece_id: str) -> dict[str, list[str]]:
     if rules.lone_king(battle, side):
         start = piece["pos"]
         kept = {}
+        castle = battle["castles"][rules.other(state, side)]
         for end, path in out.items():
+            if piece["king"] and castle in path:  # entering the enemy castle wins
+                kept[end] = path
+                continue
             try:
                 rules._check_lone_king_march(state, battle, piece, start, end)
             except RuleViolation:

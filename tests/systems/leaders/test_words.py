@@ -1,0 +1,146 @@
+"""Every event of Leaders reads as a sentence a player would say: each event type from the
+sample matches, every kind of action a board offers (its button and its log line), and a
+two-piece recruit, each checked for a full sentence."""
+
+import re
+from pathlib import Path
+
+import pytest
+from leaders_table import ALICE, BOB, DECK, Table, arranged
+
+from tracker.dice import SeededRoller
+from tracker.events import Event
+from tracker.service import Service
+from tracker.store import Store
+from tracker.systems.leaders import options, rules, system
+
+EVENTS = Path(__file__).resolve().parents[3] / "events"
+
+# -- what makes words a sentence a player would say ----------------------------------------
+
+COORDINATES = re.compile(r"\(-?\d+, -?\d+\)")
+CHECKS = (
+    (re.compile(r"^\s|\s$"), "space at an end"),
+    (re.compile(r"  "), "a doubled space"),
+    (re.compile(r" [.,;:)]"), "a space before punctuation"),
+    (re.compile(r"\( "), "a space after a bracket"),
+    (re.compile(r"\(\)"), "empty brackets"),
+    (re.compile(r"[,;:]\s*[.,;:]"), "punctuation with nothing between"),
+    (re.compile(r"[,;:(-]$"), "an unfinished end"),
+    (re.compile(r"\b(?:the|a|an|of|to|on|in|at|and|by|with|from)$", re.I), "a dangling last word"),
+    (re.compile(r"\b(\w+) \1\b", re.I), "a doubled word"),
+    (re.compile(r"\b(?:None|null|True|False)\b|[{}\[\]]"), "code in the words"),
+    (re.compile(r"\b\d+ (?:in|on|at|to|from|left)\b"), "a number without its noun"),
+    (re.compile(r"'s's\b"), "a doubled possessive"),
+)
+
+
+def sentence_problems(words: str, event_type: str) -> list[str]:
+    """What keeps the words of an event from being a sentence a player would say."""
+    if not words or not words.strip():
+        return ["no words"]
+    if words == event_type or re.fullmatch(r"(?:[A-Z][a-z]+){2,}", words):
+        return ["the event's type instead of words"]
+    found = [] if words[0].isupper() else ["no capital letter at the start"]
+    plain = COORDINATES.sub("(q, r)", words)
+    found += [what for pattern, what in CHECKS if pattern.search(plain)]
+    return found
+
+
+def test_the_sentence_check_catches_the_words_players_would_not_say():
+    for bad in (
+        "",
+        "CharacterMoved",
+        "Eleni recruited 1 in Aigialos",
+        "See it at the table then: .",
+        "Alice used the Hook (Claw): ",
+        "Alice moved  the Hook",
+        "the Cat lost a life (1 left)",
+        "Alice's Bear attacked None",
+        "Bob recruited the",
+    ):
+        assert sentence_problems(bad, "CharacterMoved"), bad
+    assert not sentence_problems("Alice's Cat moved from (2, 2) to (3, 4) (3 steps)", "X")
+
+
+# -- the words of every event type ---------------------------------------------------------
+
+#: a board where each active ability of Alice's has something to work on
+EVERY_ABILITY = {
+    "acrobat": (ALICE, (0, 1)),
+    "colossus": (ALICE, (0, 0)),
+    "rider": (ALICE, (-2, 2)),
+    "royal-guard": (ALICE, (3, -3)),
+    "illusionist": (ALICE, (-3, 0)),
+    "claw": (ALICE, (2, 1)),
+    "manipulator": (ALICE, (-1, -1)),
+    "wanderer": (ALICE, (-3, 3)),
+    "brewmaster": (ALICE, (1, 2)),
+    "hermit": (BOB, (1, -1)),
+    "cub": (BOB, (2, -2)),
+}
+
+
+@pytest.fixture
+def service(tmp_path):
+    store = Store(tmp_path / "t.db")
+    store.init()
+    yield Service(store, SeededRoller(11))
+    store.close()
+
+
+def sample_words(service) -> list[tuple[str, str]]:
+    said = []
+    for path in sorted(EVENTS.glob("leaders-*.jsonl")):
+        service.import_lines(path.read_text(encoding="utf-8").splitlines())
+        campaign = service.campaigns()[-1].id
+        said += [(e.event.type, e.words) for e in service.history(campaign)]
+    return [(kind, words) for kind, words in said if kind in system.events]
+
+
+def action_words() -> tuple[list[tuple[str, str]], set]:
+    """The button and the log line of every action the board offers Alice, and the kinds of
+    action seen (ability, form)."""
+    table = arranged(EVERY_ABILITY)
+    said, kinds = [], set()
+    for piece_id, offered in system.action_options(table.state, ALICE).items():
+        for option in offered:
+            kind, data = option["type"], option["data"]
+            after = options.trial(table.state, kind, data)
+            event = Event(None, "c", 0, kind, data, {}, None, None)
+            said += [(kind, option["label"]), (kind, system.describe(after, event))]
+            kinds.add((table.match["pieces"][piece_id]["ability"], kind, data.get("form")))
+    return said, kinds
+
+
+def recruit_words() -> list[tuple[str, str]]:
+    """Hermit and Cub, one card of two pieces, recruited on two spaces."""
+    table = Table().start(deck=["hermit-and-cub"] + [c for c in DECK if c != "hermit-and-cub"])
+    table.do("ActionPhaseEnded", player=ALICE)
+    table.recruit(ALICE, "hermit-and-cub", (-1, 3), (-2, 3))
+    return [("CharacterRecruited", system.describe(table.state, table.last_event))]
+
+
+def test_every_leaders_event_reads_as_a_sentence_a_player_would_say(service):
+    acted, _ = action_words()
+    said = sample_words(service) + acted + recruit_words()
+    assert {kind for kind, _ in said} == set(system.events)
+    wrong = [(kind, words, p) for kind, words in said if (p := sentence_problems(words, kind))]
+    assert not wrong, wrong
+
+
+def test_every_active_ability_and_both_forms_of_the_claw_are_worded():
+    _, kinds = action_words()
+    used = {ability for ability, kind, _ in kinds if kind == "AbilityUsed"}
+    assert used == set(rules.ACTIVE)
+    assert {("claw", "AbilityUsed", "move"), ("claw", "AbilityUsed", "pull")} <= kinds
+
+
+def test_a_two_piece_recruit_names_both_pieces_and_their_spaces():
+    assert recruit_words() == [
+        (
+            "CharacterRecruited",
+            "Alice recruited the Hermit of Stonewell (Hermit) on (-1, 3) and Burr the Cub "
+            "(Cub) on (-2, 3)",
+        )
+    ]
