@@ -17,7 +17,7 @@ from pathlib import Path
 from bench import data
 from tracker import systems
 from tracker.events import GENESIS, NewEvent, canonical, chain_hash, utcnow
-from tracker.service import STATES, WRITERS, Service, fold
+from tracker.service import Service, fold
 from tracker.store import _INSERT, SCHEMA, Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -433,13 +433,11 @@ def time_travel(size: str = "100k") -> Figure:
     service = Service(store)
     latest = store.version(cid)
     store.drop_snapshots(cid)  # the same start on every run: no snapshot left by the last one
-    STATES.clear()  # as a process starting on the campaign: nothing folded in memory yet
-    WRITERS.clear()
+    service.cache.clear()  # as a process starting on the campaign: nothing folded in memory yet
     service.state(cid)  # the snapshots its first fold leaves, as any served campaign has
 
     def cold(version=None) -> float:
-        STATES.clear()
-        WRITERS.clear()
+        service.cache.clear()
         start = time.perf_counter()
         service.state(cid, version)
         return time.perf_counter() - start
@@ -454,8 +452,7 @@ def time_travel(size: str = "100k") -> Figure:
     first_mid = t_mid[0]
     t_mid = statistics.median(t_mid)
     t_head = statistics.median(t_head)
-    STATES.clear()
-    WRITERS.clear()
+    service.cache.clear()
     store.close()
     return Figure(
         f"state mid-log ({size})",

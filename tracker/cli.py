@@ -1,4 +1,5 @@
-"""The command line: manage.py's commands, each taking --db PATH."""
+"""The command line: manage.py's commands, each taking --db PATH. It starts the web app (`serve`);
+the web never imports it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import click
-from flask.cli import FlaskGroup
 
 from tracker import config
 from tracker.accounts import Accounts
@@ -334,18 +334,8 @@ COMMANDS = [
 ]
 
 
-def register(app) -> None:
-    for command in COMMANDS:
-        app.cli.add_command(command)
-
-
-class Manage(FlaskGroup):
-    """Flask's command group, with every usage error on one line."""
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        # The app is always ours: Flask's --app, --env-file and --debug would only confuse.
-        self.params = [p for p in self.params if p.name not in ("app", "env_file", "debug")]
+class Manage(click.Group):
+    """The tracker's commands, with every usage error on one line."""
 
     def main(self, args=None, **extra):
         try:
@@ -362,12 +352,10 @@ class Manage(FlaskGroup):
 
 
 def main():
-    from tracker.web import create_app
-
-    Manage(
-        create_app=create_app,
-        add_default_commands=False,
-        add_version_option=False,
-        load_dotenv=False,
+    group = Manage(
         help="Run the tracker: its database, its samples and its web server.",
-    ).main()
+        no_args_is_help=True,
+    )
+    for command in COMMANDS:
+        group.add_command(command)
+    group.main()

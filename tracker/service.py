@@ -1,229 +1,81 @@
-"""The one write path (load, fold, check, append) and the reads built on folding.
+"""The use cases of a campaign: reading it as the rules fold it, and the one write path.
 
-Every entry point (pages, API, command line, import) goes through `Service`. It folds a
-campaign from its latest snapshot, applies new events through the game system's rules,
-draws the dice an event asks for, and appends in one transaction only if the campaign is
-still at the version the client saw.
+Every entry point (pages, API, command line, import) goes through `Service`. Reading folds a
+campaign (`tracker.fold`) from the state a process keeps (`tracker.cache`) or from a
+snapshot. Writing reads top to bottom: load the state, check the new events by the rules
+(drawing the dice they ask for), append them in one transaction if the campaign is still at
+the version the client saw, and hand the new state on.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
-import multiprocessing
-import os
-import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import ValidationError
 
 from tracker import systems
+from tracker.cache import Kept, StateCache
+from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, Entry, View, slug
+from tracker.checks import draw, unicode_only
 from tracker.dice import Roller, SystemRoller
 from tracker.errors import (
     BatchError,
     CampaignExists,
     Conflict,
-    ImportFailed,
     InvalidEvent,
     KeyReused,
     NotFound,
     RuleViolation,
     TrackerError,
 )
-from tracker.events import (
-    GENESIS,
-    Event,
-    NewEvent,
-    canonical,
-    canonical_meta,
-    chain_hash,
-    decode,
-    utcnow,
-)
-from tracker.fastload import loader
+from tracker.events import Event, NewEvent, canonical, decode
+from tracker.fold import SNAPSHOT_SPACING, Folder, apply_event, fold, stale
+from tracker.importer import Importer
 from tracker.store import AppendResult, Store
-from tracker.systems.base import EventSchema, GameSystem, _plain
+from tracker.systems.base import GameSystem, _plain
 
-# A fold leaves a snapshot at least this often (more seldom for big states).
-SNAPSHOT_SPACING = 1000
-
-CAMPAIGN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
-
-
-class CampaignStartedSchema(EventSchema):
-    system = fields.Str(required=True)
-    name = fields.Str(required=True, validate=validate.Length(min=1, max=120))
-    settings = fields.Dict(load_default=dict)
-
-
-class EventVoidedSchema(EventSchema):
-    version = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
-    reason = fields.Str(required=True, validate=validate.Length(min=1, max=500))
-
-
-CORE_EVENTS = {"CampaignStarted": CampaignStartedSchema, "EventVoided": EventVoidedSchema}
-
-
-@dataclass
-class View:
-    """A campaign folded to a version: what every page and command shows."""
-
-    campaign: str
-    system: GameSystem
-    name: str
-    version: int
-    head: str
-    latest: int
-    state: dict
-    voided: dict[int, int] = field(default_factory=dict)
-
-    @property
-    def is_latest(self) -> bool:
-        return self.version == self.latest
-
-    def to_json(self) -> dict:
-        return {
-            "campaign": self.campaign,
-            "name": self.name,
-            "system": self.system.name,
-            "version": self.version,
-            "head": self.head,
-            **self.system.public_state(self.state),
-        }
-
-
-@dataclass
-class Entry:
-    """One event of the audit log: the event, its words, and what voided it, if anything."""
-
-    event: Event
-    words: str
-    voided_by: int | None
-
-
-def slug(text: str) -> str:
-    """A lower-case identifier made from a name."""
-    made = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return made[:60] or "x"
-
-
-class _States(threading.local):
-    """The latest folded state of each campaign, kept by each thread: a cache, never the truth.
-
-    A thread serves one request at a time, so the state it keeps is changed by nobody else:
-    a page reads it as it is, and a write takes it over (the entry leaves the cache), applies
-    its events to it and puts it back at the new version. When the log has moved on (another
-    thread or process appended), the kept state is folded forward from where it stood, not
-    from the start. An entry is trusted only while the event at its version still has the
-    hash it had, so it is never stale, whichever database file it came from.
-    """
-
-    size = 8
-
-    def __init__(self):
-        self.entries: OrderedDict = OrderedDict()
-
-    def get(self, key):
-        entry = self.entries.get(key)
-        if entry is not None:
-            self.entries.move_to_end(key)
-        return entry
-
-    def take(self, key):
-        return self.entries.pop(key, None)
-
-    def put(self, key, entry) -> None:
-        self.entries[key] = entry
-        self.entries.move_to_end(key)
-        while len(self.entries) > self.size:
-            self.entries.popitem(last=False)
-
-    def clear(self) -> None:
-        self.entries.clear()
-
-
-STATES = _States()
-
-
-class Handover:
-    """Things a process hands from one request to the next, whichever thread it comes on:
-    a request takes an entry (nobody else can have it then), brings it up to date and puts
-    it back. At most `size` entries; the oldest go first.
-    """
-
-    def __init__(self, size: int):
-        self.size = size
-        self.lock = threading.Lock()
-        self.entries: OrderedDict = OrderedDict()
-
-    def take(self, key):
-        with self.lock:
-            return self.entries.pop(key, None)
-
-    def put(self, key, entry) -> None:
-        with self.lock:
-            self.entries[key] = entry
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-
-
-# The state each campaign's last writer in this process left, for its next writer: the next
-# append starts from it. Readers never see these states (a writer changes them); they keep
-# their own (`STATES`).
-WRITERS = Handover(64)
-# A campaign's first event by its hash: (system, name). The first event never changes, and
-# its hash names it whatever database it is in.
-_FIRSTS: dict[str, tuple[str, str]] = {}
-
-
-@dataclass
-class _Kept:
-    version: int
-    head: str
-    state: dict
-    voided: dict
+__all__ = ["Service", "View", "Entry", "CAMPAIGN_ID", "CORE_EVENTS", "slug", "fold"]
 
 
 class Service:
     """Campaigns as the rules see them, over one store."""
 
-    def __init__(self, store: Store, roller: Roller | None = None, snapshot_every: int = 200):
+    def __init__(
+        self,
+        store: Store,
+        roller: Roller | None = None,
+        snapshot_every: int = 200,
+        cache: StateCache | None = None,
+    ):
         self.store = store
         self.roller = roller or SystemRoller()
         self.snapshot_every = snapshot_every
+        self.cache = cache if cache is not None else StateCache()
+        self.folder = Folder(store)
 
     # -- reading ---------------------------------------------------------------------------
 
     def system_of(self, campaign: str) -> tuple[GameSystem, str]:
         """The campaign's game system and name, from its first event (which never changes)."""
-        row = self.store.conn.execute(
-            "SELECT hash FROM events WHERE campaign = ? AND version = 1", (campaign,)
-        ).fetchone()
-        if row is None:
+        _, _, first_hash = self.store.ends(campaign)
+        if first_hash is None:
             raise NotFound(f"there is no campaign {campaign!r}")
-        return self._first(campaign, row[0])
+        return self._first(campaign, first_hash)
 
     def _first(self, campaign: str, first_hash: str) -> tuple[GameSystem, str]:
-        known = _FIRSTS.get(first_hash)
+        known = self.cache.first(first_hash)
         if known is None:
             first = self.store.event(campaign, 1)
-            known = _FIRSTS[first_hash] = (first.data["system"], first.data["name"])
+            known = (first.data["system"], first.data["name"])
+            self.cache.remember_first(first_hash, *known)
         return systems.get(known[0]), known[1]
 
-    def state(self, campaign: str, at: int | None = None, *, private: bool = False) -> View:
+    def state(self, campaign: str, at: int | None = None) -> View:
         """The campaign folded to version `at` (the latest when None): time travel.
 
-        The latest state is kept by this thread and shared with its later readers: it must not
-        be changed. With `private=True` the caller owns it (a writer) and may change it.
+        The latest state is shared with this thread's later readers: it must not be changed.
         """
         latest, head, first_hash = self.store.ends(campaign)
         if latest == 0:
@@ -236,85 +88,40 @@ class Service:
             # The past is folded afresh: the kept state stays the latest one.
             head = self.store.event(campaign, upto).hash
             voided = self.store.voids(campaign, upto)
-            state, _ = self._fold(campaign, system, upto, voided)
+            state, _ = self.folder.fold(campaign, system, upto, voided)
             return View(campaign, system, name, upto, head, latest, state, voided)
         key = (system.fingerprint, campaign)
-        if private:
-            # A writer: the state the last writer of this process left, else this thread's.
-            kept = WRITERS.take(key) or STATES.take(key)
-        else:
-            kept = STATES.get(key)
-        if kept is not None and (kept.version, kept.head) != (upto, head):
-            if not private:
-                STATES.take(key)  # it is about to change: no later reader may see it half-way
-            kept = self._forward(campaign, system, kept, upto, head)
-            if kept is not None and not private:
-                STATES.put(key, kept)
-        if kept is None:
-            voided = self.store.voids(campaign, upto)
-            state, replayed = self._fold(campaign, system, upto, voided)
-            if replayed >= self.snapshot_every:
-                self.store.save_snapshot(campaign, system.fingerprint, upto, json.dumps(state))
-            kept = _Kept(upto, head, state, voided)
-            if not private:
-                STATES.put(key, kept)
+        kept = self.cache.read(key)
+        if kept is None or (kept.version, kept.head) != (upto, head):
+            self.cache.forget(key)  # about to change: no later reader may see it half-way
+            kept = self._latest(campaign, system, kept, upto, head)
+            self.cache.keep(key, kept)
         return View(campaign, system, name, upto, head, latest, kept.state, dict(kept.voided))
 
-    def _forward(self, campaign, system, kept: _Kept, upto: int, head: str) -> _Kept | None:
-        """The kept state brought forward to `upto`, or None when it cannot be trusted."""
-        if kept.version > upto:
-            return None
-        event = self.store.event(campaign, kept.version)
-        if event is None or event.hash != kept.head:
-            return None  # another log, or another database file
-        voided = self.store.voids(campaign, upto)
-        if any(target <= kept.version < version for target, version in voided.items()):
-            return None  # a later void changes what the kept state already holds
-        try:
-            state = fold(
-                system, self.store.read(campaign, after=kept.version, upto=upto), voided, kept.state
-            )
-        except TrackerError:
-            return None  # half-applied: fold afresh instead
-        return _Kept(upto, head, state, voided)
+    def _latest(self, campaign, system, kept: Kept | None, upto: int, head: str) -> Kept:
+        """The state at the head: a kept one brought forward, else folded (from a snapshot),
+        leaving a snapshot at the head when the fold was long."""
+        if kept is not None:
+            kept = self.folder.forward(campaign, system, kept, upto, head)
+        if kept is None:
+            voided = self.store.voids(campaign, upto)
+            state, replayed = self.folder.fold(campaign, system, upto, voided)
+            if replayed >= self.snapshot_every:
+                self.store.save_snapshot(campaign, system.fingerprint, upto, json.dumps(state))
+            kept = Kept(upto, head, state, voided)
+        return kept
 
-    def _fold(
-        self, campaign, system, upto, voided, skip=frozenset(), progress=None
-    ) -> tuple[dict, int]:
-        """Fold from the latest usable snapshot; returns the state and events replayed.
-
-        `progress(n)`, when given, hears of every stretch of n events folded.
-        """
-        after, state = 0, None
-        snap = self.store.latest_snapshot(campaign, system.fingerprint, upto)
-        if snap is not None and not skip:
-            version, text = snap
-            # A snapshot taken before a later void of an earlier event is stale.
-            if not any(t <= version < v for t, v in voided.items()):
-                with cycles_paused():  # a state is plain data: nothing for the collector
-                    after, state = version, decode(text)
-        skipped = set(voided) | set(skip)
-        replayed, spacing, kept = 0, SNAPSHOT_SPACING, []
-        while after < upto:
-            # In stretches, leaving a snapshot at the end of each one: a later look at any
-            # moment of the log then folds one stretch at most.
-            end = min(upto, (after // spacing + 1) * spacing)
-            counted = _Counted(self.store.read(campaign, after=after, upto=end))
-            state = fold(system, counted, skipped, state)
-            replayed += counted.count
-            after = end
-            if progress:
-                progress(counted.count)
-            # A state is kept only if it is the state as of its own event: no void recorded
-            # later reaches back before it (and never while checking a void).
-            if end < upto and not skip and not any(t <= end < v for t, v in voided.items()):
-                text = json.dumps(state)
-                kept.append((end, text))
-                # Big states are kept further apart: at most ~256 bytes of snapshot an event.
-                spacing = max(SNAPSHOT_SPACING, len(text) // 256 // 1000 * 1000)
-        if kept:
-            self.store.save_snapshots(campaign, system.fingerprint, kept)
-        return state, replayed
+    def _for_writing(self, campaign: str) -> tuple[View, Kept]:
+        """The latest state, owned by the caller (a writer), who may change it."""
+        latest, head, first_hash = self.store.ends(campaign)
+        if latest == 0:
+            raise NotFound(f"there is no campaign {campaign!r}")
+        system, name = self._first(campaign, first_hash)
+        kept = self.cache.take((system.fingerprint, campaign))
+        if kept is None or (kept.version, kept.head) != (latest, head):
+            kept = self._latest(campaign, system, kept, latest, head)
+        view = View(campaign, system, name, latest, head, latest, kept.state, dict(kept.voided))
+        return view, kept
 
     def history(self, campaign: str, upto: int | None = None) -> Iterator[Entry]:
         """Every event up to `upto` with its words, folded as it goes (the audit log)."""
@@ -337,7 +144,7 @@ class Service:
         first = max(1, upto - count + 1)
         state = None
         if first > 1:
-            state, _ = self._fold(campaign, system, first - 1, voided)
+            state, _ = self.folder.fold(campaign, system, first - 1, voided)
         events = self.store.read(campaign, after=first - 1, upto=upto)
         return list(self._worded(system, state, events, voided))
 
@@ -393,14 +200,13 @@ class Service:
                 system, self.store.read(campaign, after=after, upto=version), voided, state
             )
             after = version
-            if any(t <= version < v for t, v in voided.items()):
+            if stale(version, voided):
                 continue  # stale by a later void, and never used: nothing to hold against
             if canonical(decode(json.dumps(state))) != canonical(decode(text)):
                 self.store.drop_snapshot(campaign, system.fingerprint, version)
                 differ.append(version)
         if differ:
-            STATES.clear()
-            WRITERS.clear()
+            self.cache.clear()
         return differ
 
     def witness(self, campaign: str, version: int, head: str) -> str | None:
@@ -513,13 +319,10 @@ class Service:
         earlier = self._earlier(campaign, meta, idempotency_key)
         if earlier is not None:
             return earlier
-        view = self.state(campaign, private=True)
+        view, kept = self._for_writing(campaign)
+        key = (view.system.fingerprint, campaign)
         if expected_version is not None and expected_version != view.version:
-            # Nothing was applied: the state goes back for the retry that usually follows.
-            WRITERS.put(
-                (view.system.fingerprint, campaign),
-                _Kept(view.version, view.head, view.state, view.voided),
-            )
+            self.cache.hand_on(key, kept)  # nothing was applied: kept for the retry
             raise Conflict(campaign, expected_version, view.version)
         events, state = self.check(
             campaign,
@@ -535,23 +338,24 @@ class Service:
             result = self.store.append(campaign, events, view.version)
         except KeyReused:
             raise KeyReused(idempotency_key) from None
-        voids = [e.data["version"] for e in events if e.type == "EventVoided"]
-        if voids and not result.replayed:
-            self.store.drop_snapshots(campaign, min(voids))
-        elif not result.replayed:
-            if result.last_version // SNAPSHOT_SPACING > view.version // SNAPSHOT_SPACING:
-                # A campaign that only grows by appends still leaves a snapshot now and then.
-                self.store.save_snapshot(
-                    campaign, view.system.fingerprint, result.last_version, json.dumps(state)
-                )
-            # The state the rules just checked is the state at the new head: keep it for the
-            # next writer of this process, whichever thread it comes on, so that it need not
-            # fold anything.
-            WRITERS.put(
-                (view.system.fingerprint, campaign),
-                _Kept(result.last_version, result.head, state, view.voided),
-            )
+        if not result.replayed:
+            self._after_append(view, events, state, result)
         return result
+
+    def _after_append(self, view: View, events, state: dict, result: AppendResult) -> None:
+        """Snapshots kept in step with the log, and the new state handed on to the next
+        writer of this process (the rules just checked it: it is the state at the new head)."""
+        campaign, fingerprint = view.campaign, view.system.fingerprint
+        voids = [e.data["version"] for e in events if e.type == "EventVoided"]
+        if voids:
+            self.store.drop_snapshots(campaign, min(voids))
+            return
+        if result.last_version // SNAPSHOT_SPACING > view.version // SNAPSHOT_SPACING:
+            # A campaign that only grows by appends still leaves a snapshot now and then.
+            self.store.save_snapshot(campaign, fingerprint, result.last_version, json.dumps(state))
+        self.cache.hand_on(
+            (fingerprint, campaign), Kept(result.last_version, result.head, state, view.voided)
+        )
 
     def check(
         self,
@@ -597,7 +401,7 @@ class Service:
                         guard(system, state, type_, data)
                     state = self._void(campaign, system, version, data["version"], pending)
                 else:
-                    data, how = _draw(system, type_, dict(raw), state, roller)
+                    data, how = draw(system, type_, dict(raw), state, roller)
                     if guard:
                         guard(system, state, type_, data)
                     if how and not given_meta:
@@ -613,7 +417,7 @@ class Service:
 
     def _load_core(self, type_, raw) -> dict:
         try:
-            return loader(CORE_EVENTS[type_])(raw)
+            return CORE_EVENTS[type_]().load(raw)
         except ValidationError as err:
             raise InvalidEvent(_plain(type_, err.messages), err.messages) from None
 
@@ -650,128 +454,12 @@ class Service:
 
     # -- import ----------------------------------------------------------------------------
 
+    # -- import and upkeep -----------------------------------------------------------------
+
     def import_lines(self, lines: Iterable[str], *, actor: str = "import") -> list[AppendResult]:
-        """Import JSON Lines: every event checked by its rules; all of the file or nothing.
-
-        Each line is read (decoded, its shape and schema checked, made canonical: `_read_line`)
-        and then checked by the rules and chained, in order; the rows are written a chunk at a
-        time in one transaction, committed at the end. A long file is read by a helper process
-        while this one applies the rules and writes (`_read_lines`). A line without its
-        recorded_at is recorded now.
-        """
-        if not isinstance(lines, list):
-            lines = list(lines)
-        campaigns: dict[str, dict] = {}
-        now = utcnow()
-        one = self._import_one
-
-        def checked():
-            """The rows of each chunk of lines once the rules have passed them."""
-            for chunk in _read_lines(lines, actor, now):
-                rows = []
-                keep = rows.append
-                for line in chunk:
-                    if line[_EARLY]:
-                        raise ImportFailed(line[_NUMBER], line[_EARLY])
-                    if line[_DATA_JSON] is None and rows:
-                        # A correction folds its campaign again from the log: the rows
-                        # passed so far are written first (the transaction sees its own).
-                        yield rows
-                        rows = []
-                        keep = rows.append
-                    try:
-                        keep(one(campaigns, line, now))
-                    except BatchError as err:
-                        raise ImportFailed(line[_NUMBER], err.error.message) from None
-                    except TrackerError as err:
-                        raise ImportFailed(line[_NUMBER], err.message) from None
-                yield rows
-            if not campaigns:
-                raise ImportFailed(0, "the file holds no event")
-
-        with cycles_paused():  # events, rows and states: plain data, no cycles to find
-            # Each chunk is written as soon as the rules have passed it, in one transaction
-            # that the first fault undoes: this process writes while the helper reads.
-            self.store.import_rows(checked())
-        return [AppendResult(c, 1, run["version"], run["head"]) for c, run in campaigns.items()]
-
-    def _import_one(self, campaigns, line: tuple, now: str) -> tuple:
-        """One line as read, checked by the rules against its campaign so far, then chained."""
-        (
-            _,
-            campaign,
-            type_,
-            meta_json,
-            recorded_at,
-            given,
-            given_hash,
-            data,
-            data_json,
-            _,
-            late,
-            text,
-        ) = line
-        run = campaigns.get(campaign)
-        if run is None:
-            if self.store.exists(campaign):
-                raise RuleViolation(
-                    f"campaign {campaign!r} already exists; import refuses to add to it"
-                )
-            if type_ != "CampaignStarted":
-                raise RuleViolation(
-                    f"campaign {campaign!r} must begin with CampaignStarted, not {type_}"
-                )
-            if late:
-                raise InvalidEvent(late)
-            data = decode(data_json) if data is None else data
-            system = systems.get(data["system"])
-            run = campaigns[campaign] = {
-                "system": system,
-                "state": system.initial_state(data["settings"]),
-                "version": 1,
-                "head": GENESIS,
-            }
-        elif data_json is not None:
-            # The usual line: its data was loaded by its schema when the line was read.
-            if late:
-                raise InvalidEvent(late)
-            data = decode(data_json) if data is None else data
-            run["version"] += 1
-            event = Event(None, campaign, run["version"], type_, data, meta_json, None, None)
-            run["state"] = run["system"].apply(run["state"], event)
-        else:  # a correction, an unknown type, a second start: the batch machinery says
-            if late:
-                raise InvalidEvent(late)
-            [event], run["state"] = self.check(
-                campaign,
-                run["system"],
-                run["state"],
-                run["version"],
-                [{"type": type_, "data": decode(text).get("data"), "meta": decode(meta_json)}],
-                meta={},
-                roller=None,
-                pending=[],  # every earlier line is written already
-            )
-            data_json, meta_json = canonical(event.data), canonical_meta(event.meta)
-            run["version"] += 1
-        version = run["version"]
-        if given is not None and given != version:
-            raise RuleViolation(
-                f"this is event {version} of {campaign!r}, but the line says version {given}"
-            )
-        if given_hash is not None and not recorded_at:
-            raise InvalidEvent("a line with a hash needs its recorded_at")
-        at = recorded_at or now
-        head = chain_hash(run["head"], campaign, version, type_, data_json, meta_json, at)
-        if given_hash is not None and head != given_hash:
-            raise RuleViolation(
-                "its hash does not match the events before it: the file "
-                "was changed after it was exported"
-            )
-        run["head"] = head
-        return (campaign, version, type_, data_json, meta_json, at, head)
-
-    # -- upkeep ----------------------------------------------------------------------------
+        """Import JSON Lines: every event checked by its rules; all of the file or nothing
+        (see `tracker.importer`). A line without its recorded_at is recorded now."""
+        return Importer(self).run(lines, actor)
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Drop every snapshot and fold every campaign again; returns the campaigns folded.
@@ -783,231 +471,9 @@ class Service:
         for row in rows:
             system = systems.get(row.system)
             voided = self.store.voids(row.id)
-            state, _ = self._fold(row.id, system, row.version, voided, progress=progress)
+            state, _ = self.folder.fold(row.id, system, row.version, voided, progress=progress)
             self.store.save_snapshot(row.id, system.fingerprint, row.version, json.dumps(state))
         return len(rows)
-
-
-def fold(system: GameSystem, events: Iterable[Event], skipped=(), state=None) -> dict:
-    """Apply events in order to `state` (None before the first): the loop of every fold.
-
-    The states of the rules are plain JSON data, which holds no reference cycle, and so do
-    the events: the cycle collector, which would walk the whole state again and again as a
-    long fold allocates, is paused for the loop.
-    """
-    apply, start = system.apply, system.initial_state
-    with cycles_paused():
-        for event in events:
-            kind = event.type
-            if kind == "CampaignStarted":
-                state = start(event.data["settings"])
-            elif kind != "EventVoided" and event.version not in skipped:
-                state = apply(state, event)
-    return state
-
-
-@contextmanager
-def cycles_paused():
-    """The cycle collector paused for a loop over plain data (it would find nothing to free,
-    walking everything the loop keeps, again and again), and resumed after it."""
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
-
-
-class _Counted:
-    """An iterable of events that counts them as they go by."""
-
-    def __init__(self, events):
-        self.events, self.count = events, 0
-
-    def __iter__(self):
-        for event in self.events:
-            self.count += 1
-            yield event
-
-
-def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
-    """One step of a fold: core events handled here, the rest by the system's rules.
-
-    `fold` does the same inline (a call less per event of a long fold)."""
-    if event.type == "CampaignStarted":
-        return system.initial_state(event.data["settings"])
-    if event.type == "EventVoided" or event.version in skipped:
-        return state
-    return system.apply(state, event)
-
-
-def _draw(system, type_, raw, state, roller):
-    """Fill the dice an event leaves out; return its data and how its dice came.
-
-    With no roller (an import) every die must be there.
-    """
-    how = None
-    for name, spec in system.drawn_fields(type_).items():
-        if raw.get(name) is None:
-            if roller is None:
-                raise InvalidEvent(
-                    f"{type_}: {name}: an imported event carries its {spec.label} result",
-                    {name: ["missing"]},
-                )
-            raw[name] = spec.draw(roller, raw, state)
-            how = "server-roll"
-        else:
-            how = how or "table-roll"
-    return system.load(type_, raw), how
-
-
-# -- reading an import's lines ------------------------------------------------------------------
-
-# A file this long is read by a helper process while this one applies the rules.
-PARALLEL_IMPORT = 20_000
-_CHUNK = 500
-_LINE_FIELDS = frozenset(("campaign", "version", "type", "data", "meta", "recorded_at", "hash"))
-# A line as read is a plain tuple (cheap to hand from one process to another):
-# (number, campaign, type, meta_json, recorded_at, version, hash, data, data_json, early, late,
-#  text). `early` is a fault of the line itself, reported at once; `late` one the rules' side
-# would meet only after checking the campaign so far, reported then (so that the first fault
-# of the file is the one named). `data_json` is the canonical data of a usual event (`data`
-# itself too when read in this process); None leaves the line to the batch machinery, which
-# reads its `text` again.
-_NUMBER, _DATA_JSON, _EARLY = 0, 8, 9
-
-
-def _read_line(number: int, text: str, actor: str, now: str, known: dict, keep_data: bool):
-    """What can be known of a line without its campaign's state; None for a blank line.
-
-    `known` maps each campaign started so far in the file to its game system. The rules'
-    side numbers and chains the lines.
-    """
-    text = text.rstrip("\r\n")  # lines as a file gives them
-    if not text or text.isspace():
-        return None
-    try:
-        record = decode(text)
-    except ValueError as err:
-        return _fault(number, f"is not JSON ({err.msg})")
-    except RecursionError:
-        return _fault(number, "is not JSON the tracker reads (nested too deeply)")
-    if not isinstance(record, dict):
-        return _fault(number, "is not a JSON object")
-    if "\\u" in text:
-        try:
-            unicode_only(record)
-        except InvalidEvent as err:
-            return _fault(number, err.message)
-    if not _LINE_FIELDS.issuperset(record):
-        unknown = record.keys() - _LINE_FIELDS
-        return _fault(number, f"unknown fields {', '.join(sorted(unknown))}")
-    campaign, type_ = record.get("campaign"), record.get("type")
-    system = known.get(campaign) if type(campaign) is str else None
-    if system is None and (not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign)):
-        return _fault(
-            number, "the campaign id is missing or is not lower-case letters, digits and dashes"
-        )
-    meta = record.get("meta") or {"source": "import"}
-    if not isinstance(meta, dict):
-        return _fault(number, "meta is a JSON object")
-    if "actor" not in meta:
-        meta = {"actor": actor, **meta}
-    recorded_at = record.get("recorded_at")
-    if recorded_at is not None and not isinstance(recorded_at, str):
-        return _fault(number, "recorded_at is a time such as 2026-01-31T18:00:00.000000Z")
-    data = late = None
-    try:
-        if system is None:
-            if type_ == "CampaignStarted":
-                data = loader(CampaignStartedSchema)(record.get("data") or {})
-                system = systems.get(data["system"])
-                data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
-                known[campaign] = system
-        else:
-            if type_ in system.events:
-                raw = record.get("data")
-                raw = {} if raw is None else raw
-                if not isinstance(raw, dict):
-                    raise InvalidEvent("an event's data is a JSON object")
-                data, _ = _draw(system, type_, raw, None, None)  # no roller: nothing written
-    except ValidationError as err:
-        data, late = None, _plain(type_, err.messages)
-    except TrackerError as err:
-        data, late = None, err.message
-    meta_json = canonical_meta(meta)
-    data_json = None if data is None else canonical(data)
-    return (
-        number,
-        campaign,
-        type_,
-        meta_json,
-        recorded_at,
-        record.get("version"),
-        record.get("hash"),
-        data if keep_data else None,
-        data_json,
-        None,
-        late,
-        None if data is not None else text,
-    )
-
-
-def _fault(number: int, words: str) -> tuple:
-    return (number, "", None, None, None, None, None, None, None, words, None, None)
-
-
-def _read_lines(lines: list[str], actor: str, now: str) -> Iterator[list[tuple]]:
-    """The lines that are not blank, as read (see `_read_line`), in order, a chunk at a time.
-
-    A long file is read by a helper process, a chunk at a time and in order, while this one
-    applies the rules to the lines already read, chains them and writes them: the two sides
-    cost about the same, and the machine has a second core.
-    """
-    if len(lines) >= PARALLEL_IMPORT and _may_fork():
-        # The helper is forked: it has the lines already, and is told only where each
-        # chunk starts (sending the text through a pipe would cost both sides).
-        starts = range(0, len(lines), _CHUNK)
-        forked = multiprocessing.get_context("fork")
-        with forked.Pool(1, _reader_starts, (lines, actor, now)) as pool:
-            yield from pool.imap(_read_chunk, starts)
-        return
-    known: dict = {}
-    chunk: list[tuple] = []
-    for number, text in enumerate(lines, start=1):
-        line = _read_line(number, text, actor, now, known, True)
-        if line is not None:
-            chunk.append(line)
-            if len(chunk) == _CHUNK:
-                yield chunk
-                chunk = []
-    yield chunk
-
-
-def _may_fork() -> bool:
-    """Only a process with one thread forks safely, and only a second core makes it pay."""
-    return hasattr(os, "fork") and threading.active_count() == 1 and (os.cpu_count() or 1) > 1
-
-
-_READER: dict = {}
-
-
-def _reader_starts(lines: list[str], actor: str, now: str) -> None:
-    """In the helper process: what it keeps from one chunk to the next."""
-    _READER.update(lines=lines, actor=actor, now=now, known={})
-
-
-def _read_chunk(start: int) -> list[tuple]:
-    """In the helper process: the lines of the chunk from `start`, as read."""
-    actor, now, known = _READER["actor"], _READER["now"], _READER["known"]
-    out = []
-    for offset, text in enumerate(_READER["lines"][start : start + _CHUNK], start=1):
-        line = _read_line(start + offset, text, actor, now, known, False)
-        if line is not None:
-            out.append(line)
-    return out
 
 
 def _chain(*iterables):
@@ -1028,21 +494,6 @@ def _meta(actor: str, source: str, idempotency_key: str | None, request=None) ->
         except (TypeError, ValueError):
             meta["request"] = _digest(repr(request))
     return meta
-
-
-def unicode_only(value) -> None:
-    """Refuse text that is not Unicode: JSON may spell a lone surrogate ("\\ud800"), which
-    no UTF-8 file, database or hash can hold."""
-    try:
-        canonical(value).encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidEvent(
-            "the text holds a character that is not Unicode (a lone surrogate such as "
-            "\\ud800); nothing was written",
-            {"data": ["not Unicode text"]},
-        ) from None
-    except (TypeError, ValueError):
-        pass  # not JSON data: the schema says what is wrong with it
 
 
 def _digest(text: str) -> str:

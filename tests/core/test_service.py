@@ -161,15 +161,12 @@ def test_a_stale_expected_version_is_a_conflict_and_writes_nothing(service):
 
 
 def test_the_append_after_a_conflict_meets_the_state_as_the_log_holds_it(service):
-    from tracker.service import STATES, WRITERS
-
     start_two_warbands(service)
     with pytest.raises(Conflict):
         battle(service, 3)
     battle(service, 11)
     kept = service.state("c").state
-    STATES.clear()
-    WRITERS.clear()
+    service.cache.clear()
     assert service.state("c").state == kept  # as a fresh fold of the log gives it
     assert len(kept["battles"]) == 1
 
@@ -384,11 +381,11 @@ def test_verify_through_the_service_names_a_tampered_event(sample, db_path):
 
 
 def test_a_fold_leaves_snapshots_along_the_log_each_the_state_as_of_its_event(sample, monkeypatch):
-    import tracker.service as service_module
+    import tracker.fold as fold_module
 
-    monkeypatch.setattr(service_module, "SNAPSHOT_SPACING", 40)
+    monkeypatch.setattr(fold_module, "SNAPSHOT_SPACING", 40)
     sample.store.drop_snapshots()
-    service_module.STATES.clear()
+    sample.cache.clear()
     latest = sample.state(CAMPAIGN).version
     versions = [
         v
@@ -403,7 +400,7 @@ def test_a_fold_leaves_snapshots_along_the_log_each_the_state_as_of_its_event(sa
             "SELECT state FROM snapshots WHERE campaign = ? AND version = ?", (CAMPAIGN, version)
         ).fetchone()
         voided = sample.store.voids(CAMPAIGN, version)
-        afresh = service_module.fold(system, sample.store.read(CAMPAIGN, upto=version), voided)
+        afresh = fold_module.fold(system, sample.store.read(CAMPAIGN, upto=version), voided)
         assert json.loads(text) == json.loads(json.dumps(afresh))
     # A look at an early moment folds one stretch at most from the snapshot before it.
     read = []
@@ -411,15 +408,15 @@ def test_a_fold_leaves_snapshots_along_the_log_each_the_state_as_of_its_event(sa
     monkeypatch.setattr(
         sample.store, "read", lambda *a, **k: (read.append(e) or e for e in real_read(*a, **k))
     )
-    service_module.STATES.clear()
+    sample.cache.clear()
     sample.state(CAMPAIGN, 95)
     assert len(read) == 15
 
 
 def test_a_void_recorded_later_does_not_reach_into_an_earlier_moment(sample, monkeypatch):
-    import tracker.service as service_module
+    import tracker.fold as fold_module
 
-    monkeypatch.setattr(service_module, "SNAPSHOT_SPACING", 40)
+    monkeypatch.setattr(fold_module, "SNAPSHOT_SPACING", 40)
     history = list(sample.history(CAMPAIGN))
     target = next(
         e.event.version
@@ -434,20 +431,10 @@ def test_a_void_recorded_later_does_not_reach_into_an_earlier_moment(sample, mon
         )
     except BatchError:
         pytest.skip("this event has later events that depend on it")
-    service_module.STATES.clear()
+    sample.cache.clear()
     sample.state(CAMPAIGN)  # a fold that leaves snapshots with the void applied, where it may
-    service_module.STATES.clear()
+    sample.cache.clear()
     assert sample.state(CAMPAIGN, target + 50).state == before  # as it stood then
-
-
-@pytest.fixture
-def long_file_path(monkeypatch):
-    """Imports as a long file is imported: read by a helper process."""
-    import tracker.service as service_module
-
-    monkeypatch.setattr(service_module, "PARALLEL_IMPORT", 50)
-    monkeypatch.setattr(service_module, "_CHUNK", 20)
-    monkeypatch.setattr(service_module, "_may_fork", lambda: True)
 
 
 def _rows(store):
@@ -457,9 +444,7 @@ def _rows(store):
     ).fetchall()
 
 
-def test_a_long_file_read_by_a_helper_process_imports_the_same_rows(
-    sample, tmp_path, long_file_path
-):
+def test_an_exported_campaign_imports_to_the_same_rows(sample, tmp_path):
     exported = list(sample.export(CAMPAIGN))
     other = Service(Store(tmp_path / "long.db"))
     other.store.init()
@@ -479,9 +464,7 @@ def test_a_long_file_read_by_a_helper_process_imports_the_same_rows(
         (lambda line: line.replace('"version": ', '"version": 1', 1), "but the line says version"),
     ],
 )
-def test_a_long_file_with_a_bad_line_names_it_and_writes_nothing(
-    sample, tmp_path, long_file_path, change, words
-):
+def test_a_long_file_with_a_bad_line_names_it_and_writes_nothing(sample, tmp_path, change, words):
     exported = list(sample.export(CAMPAIGN))
     bad = len(exported) * 2 // 3
     assert exported[bad - 1].count('"data": {') >= 1
@@ -494,26 +477,13 @@ def test_a_long_file_with_a_bad_line_names_it_and_writes_nothing(
     assert other.store.count() == 0
 
 
-@pytest.fixture(params=["in this process", "by a helper process"])
-def either_path(request, monkeypatch):
-    """Imports read in this process, and as a long file is read: by a helper process."""
-    if request.param == "by a helper process":
-        import tracker.service as service_module
-
-        monkeypatch.setattr(service_module, "PARALLEL_IMPORT", 50)
-        monkeypatch.setattr(service_module, "_CHUNK", 20)
-        monkeypatch.setattr(service_module, "_may_fork", lambda: True)
-
-
 def _void_line(version: int) -> str:
     return json.dumps(
         {"campaign": CAMPAIGN, "type": "EventVoided", "data": {"version": version, "reason": "x"}}
     )
 
 
-def test_an_import_whose_last_line_voids_an_event_folds_the_campaign_without_it(
-    sample, tmp_path, either_path
-):
+def test_an_import_whose_last_line_voids_an_event_folds_the_campaign_without_it(sample, tmp_path):
     exported = list(sample.export(CAMPAIGN))
     last = sample.store.version(CAMPAIGN)
     other = Service(Store(tmp_path / "voided.db"))
@@ -526,7 +496,7 @@ def test_an_import_whose_last_line_voids_an_event_folds_the_campaign_without_it(
 
 
 def test_an_import_whose_void_breaks_a_later_event_names_that_line_and_writes_nothing(
-    sample, tmp_path, either_path
+    sample, tmp_path
 ):
     exported = list(sample.export(CAMPAIGN))
     other = Service(Store(tmp_path / "refused.db"))

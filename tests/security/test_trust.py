@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from tracker import config
-from tracker.service import STATES, WRITERS, Service
+from tracker.service import Service
 from tracker.store import Store, snapshot_digest
 
 SAMPLE = config.SAMPLES / "warcry-ember-crown.jsonl"
@@ -29,8 +29,7 @@ def sampled(tmp_path):
 
 
 def glory(service):
-    STATES.clear()
-    WRITERS.clear()
+    service.cache.clear()
     return {w: b["glory"] for w, b in service.state(CAMPAIGN).state["warbands"].items()}
 
 

@@ -613,10 +613,10 @@ def test_the_dice_tally_brought_forward_counts_as_one_made_from_the_start(sample
     from tracker.web import pages
 
     system, latest = svc.state(sample).system, svc.store.version(sample)
-    pages._TALLIES.clear()
+    svc.cache.tallies.clear()
     early = pages._dice_tally(svc, sample, system, latest - 60)  # kept, then brought forward
     forward = pages._dice_tally(svc, sample, system, latest)
-    pages._TALLIES.clear()
+    svc.cache.tallies.clear()
     fresh = pages._dice_tally(svc, sample, system, latest)
     assert early.count < forward.count
     assert (forward.by_table, forward.by_player, forward.rolls, forward.count) == (
@@ -635,10 +635,10 @@ def test_the_dice_page_lists_the_latest_rolls_and_counts_them_all(client, sample
     from tracker.web import pages
 
     monkeypatch.setattr(pages, "AUDIT_PAGE", 5)
-    pages._TALLIES.clear()
+    svc.cache.tallies.clear()
     html = client.get(f"/c/{sample}/dice").get_data(as_text=True)
     total = pages._dice_tally(svc, sample, svc.state(sample).system, svc.store.version(sample))
     assert f"The latest 5 of {total.count} rolls" in html
     listed = re.findall(r'<tr><td><a href="[^"]*#e(\d+)">', html)
     assert [int(v) for v in listed] == [roll[0] for roll in total.rolls]
-    pages._TALLIES.clear()
+    svc.cache.tallies.clear()

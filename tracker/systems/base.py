@@ -21,7 +21,6 @@ from marshmallow import RAISE, Schema, ValidationError
 from tracker.dice import Drawn
 from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
-from tracker.fastload import loader
 
 __all__ = ["GameSystem", "EventSchema", "RuleViolation", "Event"]
 
@@ -142,9 +141,8 @@ class GameSystem:
 
     def load(self, event_type: str, data: dict) -> dict:
         """Validate an event's data against its schema; raise `InvalidEvent` in plain words."""
-        load = loader(self.schema(event_type))  # compiled once per schema
         try:
-            return load(data)
+            return self.schema(event_type).load(data)
         except ValidationError as err:
             raise InvalidEvent(_plain(event_type, err.messages), err.messages) from None
 

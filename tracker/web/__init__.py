@@ -1,24 +1,16 @@
-"""The Flask app factory: pages, API and command line over one database."""
+"""The Flask app factory: the pages and the API over one database."""
 
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, current_app, g, render_template, request, session
-from flask.sessions import SecureCookieSessionInterface
-from flask_wtf.csrf import CSRFProtect
+from flask import Flask, g, render_template, request
 
 from tracker import config, systems
-from tracker.accounts import Accounts, User
-from tracker.permissions import Policy
-from tracker.service import Service
-from tracker.store import Store
-
-csrf = CSRFProtect()
+from tracker.web import api, auth, pages
+from tracker.web.context import Sessions, csrf, current_user, state_cache
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -54,21 +46,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     from flask_wtf.csrf import CSRFError
 
     csrf.init_app(app)
-    app.session_interface = _Sessions()
+    app.session_interface = Sessions()
     systems.registry()  # every game system imported now, not on a first request
 
-    from tracker import cli
-
-    cli.register(app)
-    from tracker.web import auth, pages
-
+    state_cache(app)
     pages.init_app(app)
     auth.init_app(app)
-    from tracker.web import api, direct
-
     api.init_app(app)
-    # The API's append, in its usual case, is served without Flask's layers: see direct.py.
-    app.wsgi_app = direct.DirectAppend(app.wsgi_app, app)
 
     @app.after_request
     def secure_headers(response):
@@ -142,94 +126,9 @@ def bearer(req) -> str | None:
     return header[7:].strip() if header.startswith("Bearer ") else None
 
 
-class _Sessions(SecureCookieSessionInterface):
-    """Signed cookie sessions, signed with the database's own secret; an API call that
-    brings a token has no session (the token is its session)."""
-
-    def get_signing_serializer(self, app):
-        if not app.secret_key:
-            app.secret_key = app.config["SECRET_KEY"] = accounts().secret()
-        return super().get_signing_serializer(app)
-
-    def open_session(self, app, request):
-        if bearer(request) is not None:
-            return self.make_null_session(app)
-        return super().open_session(app, request)
-
-
-_kept = threading.local()
-
-
-def store() -> Store:
-    """The store of this worker thread, opened once and kept.
-
-    Closing the last connection to a WAL database checkpoints it, which costs disk syncs:
-    a connection kept per thread (and per database file) spares every request that cost.
-    """
-    if "store" not in g:
-        g.store = kept_store(current_app.config["DATABASE"])
-    return g.store
-
-
-def kept_store(path: str) -> Store:
-    """This thread's store of the database at `path`, opened once and kept."""
-    kept = getattr(_kept, "stores", None)
-    if kept is None:
-        kept = _kept.stores = OrderedDict()
-    if path not in kept:
-        opened = Store(path)
-        opened.init()
-        Accounts(opened.conn).init()
-        kept[path] = opened
-        while len(kept) > 4:  # a few files at most (tests open many)
-            kept.popitem(last=False)[1].close()
-    kept.move_to_end(path)
-    return kept[path]
-
-
-def service() -> Service:
-    return Service(store(), current_app.config["ROLLER"])
-
-
-def accounts() -> Accounts:
-    return Accounts(store().conn)
-
-
-def current_user() -> User | None:
-    """The account behind this request: an API token, else the logged-in session."""
-    if "user" in g:
-        return g.user
-    user = None
-    token = bearer(request)
-    if token is not None:
-        user = accounts().token_user(token)
-    elif "sid" in session:
-        # The session lives on the server: logging out (or a new password) ends it there.
-        user = accounts().session_user(session["sid"])
-        if user is None:
-            session.clear()
-    g.user = user
-    return user
-
-
-def log_in(user: User) -> None:
-    """Start a server-side session for `user` in a fresh cookie."""
-    session.clear()
-    session.permanent = True
-    session["sid"] = accounts().open_session(user, current_app.config["SESSION_HOURS"])
-
-
-def log_out() -> None:
-    """End this session on the server, then forget the cookie."""
-    if "sid" in session:
-        accounts().end_session(session["sid"])
-    session.clear()
-
-
-def policy() -> Policy:
-    return Policy(accounts(), current_user())
-
-
-def actor() -> str:
-    user = current_user()
-    return user.name if user else "anonymous"
+# No inline script anywhere; styles may be inline (the printable sheets carry theirs).
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)

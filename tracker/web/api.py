@@ -29,11 +29,18 @@ from tracker.errors import (
     NotFound,
     TrackerError,
 )
-from tracker.fastload import loader
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID, slug
-from tracker.web import accounts, bearer, current_user, policy, service
-from tracker.web.pages import reader_view, visible_campaigns
+from tracker.web.context import (
+    accounts,
+    bearer,
+    csrf,
+    current_user,
+    policy,
+    reader_view,
+    service,
+    visible_campaigns,
+)
 
 STRICT = {"strict": True}
 
@@ -128,18 +135,6 @@ class EventsPageSchema(Schema):
     events = fields.List(fields.Nested(EventOutSchema), required=True)
     version = fields.Integer(**STRICT, required=True)
     next_after = fields.Integer(**STRICT, allow_none=True, required=True)
-
-
-def _fast(schema: Schema) -> Schema:
-    """The schema, documented as itself, loading a request through the compiled fast path
-    (tracker/fastload.py): marshmallow's results and errors, for a fraction of the time."""
-    load = loader(type(schema))  # compiled from an instance of its own: no recursion
-
-    def fast_load(data, **options):
-        return Schema.load(schema, data, **options) if options else load(data)
-
-    schema.load = fast_load
-    return schema
 
 
 # Query strings are text: "12" is read as 12, while "2.5" is still refused.
@@ -293,8 +288,6 @@ def init_app(app):
         "token", {"type": "http", "scheme": "bearer", "description": "a personal access token"}
     )
     api.register_blueprint(blp)
-    from tracker.web import csrf
-
     csrf.exempt(blp)
 
     @app.get("/api/docs")
@@ -535,7 +528,7 @@ def _if_match(header: str | None) -> int | None:
 
 
 @blp.route("/campaigns/<campaign>/events", methods=["POST"])
-@blp.arguments(_fast(AppendSchema()), error_status_code=400)
+@blp.arguments(AppendSchema(), error_status_code=400)
 @blp.response(201, AppendResultSchema)
 @errors(400, 401, 403, 404, 409, 422)
 def append_events(body, campaign):
@@ -555,7 +548,7 @@ def append_events(body, campaign):
 
 def append_body(policy, svc, campaign: str, body: dict, if_match: str | None, key: str | None):
     """An append's body checked and appended: (the member's guard, the result). Whatever it
-    raises, nothing was written. Shared with `tracker.web.direct`."""
+    raises, nothing was written."""
     guard = policy.guard(campaign)
     expected = body.get("expected_version")
     header = _if_match(if_match)

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from tracker.accounts import AccountError, TooManyAttempts
 from tracker.permissions import Forbidden, Unauthenticated
-from tracker.web import accounts, current_user, log_in, log_out
+from tracker.web.context import accounts, current_user, log_in, log_out
 from tracker.web.pages import local
 
 bp = Blueprint("auth", __name__)

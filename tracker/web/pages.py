@@ -26,6 +26,7 @@ from flask import (
 from jinja2 import TemplateNotFound
 
 from tracker import stats, systems
+from tracker.campaign import CORE_EVENTS, slug
 from tracker.dice import Dice
 from tracker.errors import (
     BatchError,
@@ -36,9 +37,16 @@ from tracker.errors import (
     TrackerError,
 )
 from tracker.events import GENESIS
-from tracker.permissions import Forbidden, sees_all, sees_side
-from tracker.service import CORE_EVENTS, Handover, slug
-from tracker.web import accounts, actor, current_user, policy, service
+from tracker.permissions import Forbidden, sees_side
+from tracker.web.context import (
+    accounts,
+    actor,
+    current_user,
+    policy,
+    reader_view,
+    service,
+    visible_campaigns,
+)
 from tracker.web.forms import form_data
 
 bp = Blueprint("pages", __name__)
@@ -98,11 +106,6 @@ def local(url: str | None) -> str | None:
 
 
 # -- campaigns ----------------------------------------------------------------------------
-
-
-def visible_campaigns():
-    allowed = policy().readable()
-    return [c for c in service().campaigns() if c.id in allowed]
 
 
 @bp.get("/")
@@ -419,28 +422,6 @@ def void(cid):
     return _audit_page(context(cid), status, failure=failure, submitted=form)
 
 
-def reader_view(cid: str):
-    """A function giving an event's data as the current reader may see it now.
-
-    An organiser who plays no side reads everything; players, an organiser in a seat and
-    onlookers read what the game shows them (a deal in progress shows only the reader's own
-    hand)."""
-    member = accounts().membership(cid, current_user())
-    if sees_all(member):
-        return lambda event: event.data
-    latest = service().state(cid)
-    side = member.side if member else None
-
-    def shown(event):
-        if event.type not in latest.system.events:
-            return event.data
-        return latest.system.visible_event_data(
-            latest.state, event.type, event.data, event.version, side
-        )
-
-    return shown
-
-
 @bp.get("/c/<cid>/dice")
 def dice(cid):
     """Every roll of the campaign, by player and by table, against what fair dice would give."""
@@ -489,16 +470,11 @@ class _DiceTally:
         )
 
 
-# The latest tally of each campaign this process has shown, taken while it is brought forward
-# and put back after: the next look reads only the new events.
-_TALLIES = Handover(64)
-
-
 def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
     """A copy of the dice up to `version`: the kept tally brought forward, or counted from
     the start (the first look of a process, or a look at an earlier moment)."""
     key = (svc.store.path, cid)
-    tally = _TALLIES.take(key)
+    tally = svc.cache.tallies.take(key)  # brought forward, then put back
     if tally is not None and tally.version:
         kept = svc.store.event(cid, tally.version)
         if tally.version > version or kept is None or kept.hash != tally.head:
@@ -522,7 +498,7 @@ def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
             )
             tally.count += 1
     shown = tally.copy()  # the kept one goes on changing in other requests
-    _TALLIES.put(key, tally)
+    svc.cache.tallies.put(key, tally)
     return shown
 
 

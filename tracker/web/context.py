@@ -1,0 +1,156 @@
+"""What a request works with: its database, its service, its account and its rights.
+
+The pages, the API and the account pages take these from here; the app factory
+(`tracker.web.create_app`) wires them up.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import current_app, g, request, session
+from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFProtect
+
+from tracker.accounts import Accounts, User
+from tracker.cache import StateCache
+from tracker.permissions import Policy, sees_all
+from tracker.service import Service
+from tracker.store import Store
+
+csrf = CSRFProtect()
+
+
+def state_cache(app) -> StateCache:
+    """The app's one cache of folded states, shared by every request's service."""
+    return app.extensions.setdefault("tracker.cache", StateCache())
+
+
+def bearer(req) -> str | None:
+    """The API token an API call brings, or None (pages never take a token)."""
+    if not req.path.startswith("/api/"):
+        return None
+    header = req.headers.get("Authorization", "")
+    return header[7:].strip() if header.startswith("Bearer ") else None
+
+
+class Sessions(SecureCookieSessionInterface):
+    """Signed cookie sessions, signed with the database's own secret; an API call that
+    brings a token has no session (the token is its session)."""
+
+    def get_signing_serializer(self, app):
+        if not app.secret_key:
+            app.secret_key = app.config["SECRET_KEY"] = accounts().secret()
+        return super().get_signing_serializer(app)
+
+    def open_session(self, app, request):
+        if bearer(request) is not None:
+            return self.make_null_session(app)
+        return super().open_session(app, request)
+
+
+_kept = threading.local()
+
+
+def store() -> Store:
+    """The store of this worker thread, opened once and kept.
+
+    Closing the last connection to a WAL database checkpoints it, which costs disk syncs:
+    a connection kept per thread (and per database file) spares every request that cost.
+    """
+    if "store" not in g:
+        g.store = kept_store(current_app.config["DATABASE"])
+    return g.store
+
+
+def kept_store(path: str) -> Store:
+    """This thread's store of the database at `path`, opened once and kept."""
+    kept = getattr(_kept, "stores", None)
+    if kept is None:
+        kept = _kept.stores = OrderedDict()
+    if path not in kept:
+        opened = Store(path)
+        opened.init()
+        Accounts(opened.conn).init()
+        kept[path] = opened
+        while len(kept) > 4:  # a few files at most (tests open many)
+            kept.popitem(last=False)[1].close()
+    kept.move_to_end(path)
+    return kept[path]
+
+
+def service() -> Service:
+    return Service(store(), current_app.config["ROLLER"], cache=state_cache(current_app))
+
+
+def accounts() -> Accounts:
+    return Accounts(store().conn)
+
+
+def current_user() -> User | None:
+    """The account behind this request: an API token, else the logged-in session."""
+    if "user" in g:
+        return g.user
+    user = None
+    token = bearer(request)
+    if token is not None:
+        user = accounts().token_user(token)
+    elif "sid" in session:
+        # The session lives on the server: logging out (or a new password) ends it there.
+        user = accounts().session_user(session["sid"])
+        if user is None:
+            session.clear()
+    g.user = user
+    return user
+
+
+def log_in(user: User) -> None:
+    """Start a server-side session for `user` in a fresh cookie."""
+    session.clear()
+    session.permanent = True
+    session["sid"] = accounts().open_session(user, current_app.config["SESSION_HOURS"])
+
+
+def log_out() -> None:
+    """End this session on the server, then forget the cookie."""
+    if "sid" in session:
+        accounts().end_session(session["sid"])
+    session.clear()
+
+
+def policy() -> Policy:
+    return Policy(accounts(), current_user())
+
+
+def actor() -> str:
+    user = current_user()
+    return user.name if user else "anonymous"
+
+
+def visible_campaigns():
+    """The campaigns the reader may see: its own and the public ones."""
+    allowed = policy().readable()
+    return [c for c in service().campaigns() if c.id in allowed]
+
+
+def reader_view(cid: str):
+    """A function giving an event's data as the current reader may see it now.
+
+    An organiser who plays no side reads everything; players, an organiser in a seat and
+    onlookers read what the game shows them (a deal in progress shows only the reader's own
+    hand)."""
+    member = accounts().membership(cid, current_user())
+    if sees_all(member):
+        return lambda event: event.data
+    latest = service().state(cid)
+    side = member.side if member else None
+
+    def shown(event):
+        if event.type not in latest.system.events:
+            return event.data
+        return latest.system.visible_event_data(
+            latest.state, event.type, event.data, event.version, side
+        )
+
+    return shown
