@@ -43,21 +43,23 @@ def test_the_dashboard_shows_each_warbands_glory_territories_fighters_and_map_po
     client, sample
 ):
     body = text(client.get(f"/c/{sample}/"))
-    assert "Ironjaws" in body and "33" in body and "The Sunken Mill" in body
-    assert "10: Last Light Bastion" in body and "8: Glasswind Steppe" in body
-    assert "Step 2 of battle b9" in body
+    assert "Ironjaws" in body and "50" in body and "The Sunken Mill" in body
+    assert "2: Eelmarsh Causeway" in body and "11: Caldera Road" in body
+    assert "Step 2 of battle b12" in body
 
 
 def test_the_dashboard_draws_the_quest_map_with_each_warbands_marker(client, sample):
     html = client.get(f"/c/{sample}/").get_data(as_text=True)
-    assert html.count('class="point ') == 24  # drawn across for wide screens, down for phones
-    assert "<title>Ironjaws: Last Light Bastion</title>" in html
-    assert "<title>Crowmarch: Glasswind Steppe</title>" in html
+    # Each quest a warband is on, drawn across for wide screens, down for phones: Ironjaws
+    # are on their second quest.
+    assert html.count('class="point ') == 2 * 24
+    assert "<title>Ironjaws: Eelmarsh Causeway</title>" in html
+    assert "<title>Crowmarch: Caldera Road</title>" in html
 
 
 def test_the_dashboard_tells_the_latest_events_in_words(client, sample):
     body = text(client.get(f"/c/{sample}/"))
-    assert "Ironjaws searched the battlefield: 11, found nothing" in body
+    assert "The Stormglass Vial of Ironjaws' Grenn the Hook held: roll 5" in body
 
 
 def test_every_campaign_page_shows_the_head_hash(client, sample, svc):
@@ -362,7 +364,7 @@ def test_the_roster_sheet_is_printable_and_names_its_event_and_hash(client, samp
     page = client.get(f"/c/{sample}/roster?warband=ironjaws")
     html, body = page.get_data(as_text=True), text(page)
     assert 'media="print"' in html and "@page { size: A4" in html
-    assert "Cinderborn Reavers" in body and "The Ember Crown (ember)" in body
+    assert "Cinderborn Reavers" in body and "The Drowned Bell (ember)" in body
     assert "Ember-Tongued" in body and "Shard of the Crown" in body and "Whetted Hook" in body
     assert "Dead and removed" in body and "Brannoc dead" in body and "Maw dead" in body
     version_now, head = svc.store.head(sample)
