@@ -144,6 +144,8 @@ class Writer:
         self.event("DestinyRolled", warband=wid, fighter=fid, dice=[roll])
 
     def _roster(self, wid, am, plan):
+        for fid in plan.get("discard", ()):
+            self.event("ArtefactDiscarded", warband=wid, fighter=fid, artefact="lesser")
         for fid, reason in plan.get("remove", ()):
             self.event("FighterRemoved", warband=wid, fighter=fid, reason=reason)
         for fighter in plan.get("add", ()):
@@ -183,6 +185,9 @@ class Writer:
         if reward == "decline":
             self.event("AftermathStepCompleted", warband=wid, step=7)
         elif am["reward"] == "artefact":
+            if "pass" in plan:  # to make room for the new one
+                giver, receiver = plan.pop("pass")
+                self.event("ArtefactPassed", warband=wid, giver=giver, receiver=receiver)
             self.event("ArtefactOfPowerGained", warband=wid, **reward)
         else:
             self.event("CommandTraitGained", warband=wid, **reward)
@@ -389,14 +394,16 @@ def the_road_to_the_throne(w):
         "ironjaws",
         injuries={"ketch": [2, 2]},
         search=[2, 3],
-        reward={"fighter": "varka", "artefact": "crown-shard", "pass_to": "odo"},
+        reward={"fighter": "varka", "artefact": "crown-shard"},
+        **{"pass": ("varka", "odo")},
     )
     w.aftermath(
         "crowmarch",
         injuries={"morrow": [2, 5], "wren": [4, 5], "corvane": [1, 1]},
+        discard=["ilse"],  # she throws away her buckler before the search
         search=[5, 5],
         adversary=[1, 1],
-        give={"Ember Locket": "wren"},
+        give={"Ember Locket": "ilse"},
     )
     # b8: the Crowmarch's convergence; Ironjaws reach a command trait with a leader who has
     # one: Maw becomes the favoured warrior.

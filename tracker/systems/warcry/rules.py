@@ -1412,7 +1412,11 @@ class Warcry(GameSystem):
         gained = t.destiny_gained(d["dice"])
         return (
             f"{possessive(wb.get('name'))} {self._fname(wb, d['fighter'])} "
-            + ("caught the gods' eye: +1 destiny" if gained else "went unnoticed by the gods")
+            + (
+                "caught the gods' eye and gained a destiny level"
+                if gained
+                else "went unnoticed by the gods"
+            )
             + f": destiny roll {d['dice'][0]}"
         )
 
@@ -1430,10 +1434,13 @@ class Warcry(GameSystem):
     def _say_SearchRolled(self, state, d, wb):
         entry = t.search(state["content"]["lesser_artefacts"], d["dice"])
         what = f"found the {entry['name']}" if entry else "found nothing"
-        extra = " (a bought extra search)" if d["extra"] else ""
+        extra = " once more, buying the search for 3 glory," if d["extra"] else ""
         if d["adversary"]:
             extra = " once more as the Adversary"
-        return f"{wb.get('name')} searched the battlefield{extra}: {t.d66(d['dice'])}, {what}"
+        return (
+            f"{wb.get('name')} searched the battlefield{extra} and {what}: "
+            f"search roll {t.d66(d['dice'])}"
+        )
 
     def _say_ArtefactGiven(self, state, d, wb):
         return f"{wb.get('name')} gave the {d['artefact']} to {self._fname(wb, d['fighter'])}"
