@@ -124,6 +124,20 @@ def test_a_second_leader_from_a_profile_is_refused(new_campaign):
     assert words == "at most one fighter bears the leader runemark: Reavers already has Chief"
 
 
+def test_a_leader_comes_only_from_a_profile_bearing_the_leader_runemark(new_campaign):
+    c = new_campaign()
+    c.do(
+        "WarbandFounded", warband="reav", name="Reavers", player="Ana", faction="cinderborn-reavers"
+    )
+    words = c.refused(
+        "FighterAdded", warband="reav", fighter="x", name="X", profile="soot-brute", leader=True
+    )
+    assert words == (
+        "the leader comes from a profile bearing the leader runemark, and the Soot Brute "
+        "profile does not"
+    )
+
+
 def test_runemarks_compare_whatever_their_case(campaign):
     campaign.do(
         "FighterAdded",

@@ -578,6 +578,11 @@ class Warcry(GameSystem):
                     f"runemarks and points: leave them out, or add a custom fighter"
                 )
             runemarks, points = list(profile["runemarks"]), profile["points"]
+            if data["leader"] and not t.bears(runemarks, t.LEADER_RUNEMARK):
+                raise RuleViolation(
+                    f"the leader comes from a profile bearing the leader runemark, and the "
+                    f"{profile['name']} profile does not"
+                )
             leader = data["leader"] or t.bears(runemarks, t.LEADER_RUNEMARK)
         else:
             if data["runemarks"] is None or data["points"] is None:
