@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import quote
 
 import sqlite_utils
 
@@ -230,19 +231,54 @@ class _Transaction:
             self.turn.__exit__()
 
 
+class ReadOnly(TrackerError):
+    """A write to a database that was opened, or may only be opened, for reading."""
+
+    def __init__(self, path: str):
+        super().__init__(f"the database {path} may only be read: nothing was written")
+
+
+def _read_only(path: str, timeout: float) -> sqlite3.Connection:
+    """A connection that only reads (SQLite's mode=ro). A database in WAL mode whose folder
+    may not be written has no -shm file to share with writers, and there can be none: it
+    is then read as an unchanging file (immutable=1)."""
+    uri = "file:" + quote(os.path.abspath(path)) + "?mode=ro"
+    try:
+        return _connect(uri, timeout)
+    except sqlite3.OperationalError as error:
+        if "unable to open" not in str(error):
+            raise
+    return _connect(uri + "&immutable=1", timeout)
+
+
+def _connect(uri: str, timeout: float) -> sqlite3.Connection:
+    """A connection to `uri`, opened for sure (SQLite opens a file at its first query)."""
+    conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 class Store:
     """The event log of every campaign in one SQLite file."""
 
-    def __init__(self, path: str | Path, *, timeout: float = 30.0):
+    def __init__(self, path: str | Path, *, timeout: float = 30.0, readonly: bool = False):
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-        conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        # FULL: an acknowledged commit survives a power cut, not only a crash.
-        conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("PRAGMA foreign_keys = ON")
+        self.readonly = readonly
+        if readonly:
+            conn = _read_only(self.path, timeout)
+        else:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            # FULL: an acknowledged commit survives a power cut, not only a crash.
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
         self.db = sqlite_utils.Database(conn)
         self.conn = conn
         self._lock_fd: int | None = None
@@ -264,16 +300,22 @@ class Store:
 
     def _lock(self) -> int | None:
         """The lock file's descriptor (None for a database in memory)."""
+        if self.readonly:
+            raise ReadOnly(self.path)
         if self._lock_fd is None and self.path != ":memory:":
             self._lock_fd = os.open(self.path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)
         return self._lock_fd
 
     def _transaction(self, turn_held: bool = False) -> _Transaction:
         """A write transaction, on the writers' turn: committed if the block ends, else undone."""
+        if self.readonly:
+            raise ReadOnly(self.path)
         return _Transaction(self.conn, None if turn_held else self._writer())
 
     def init(self) -> None:
         """Create the tables, indexes and triggers if they are not there yet."""
+        if self.readonly:
+            raise ReadOnly(self.path)
         self.conn.executescript(SCHEMA)
 
     def close(self) -> None:
@@ -580,7 +622,10 @@ class Store:
         self.save_snapshots(campaign, fingerprint, [(version, state_json)])
 
     def save_snapshots(self, campaign: str, fingerprint: str, states: list[tuple[int, str]]):
-        """Keep folded states [(version, state_json)] of a campaign, in one transaction."""
+        """Keep folded states [(version, state_json)] of a campaign, in one transaction
+        (none in a database opened read-only: they are a cache)."""
+        if self.readonly:
+            return
         with self._transaction() as conn:
             conn.executemany(
                 "INSERT OR REPLACE INTO snapshots (campaign, fingerprint, version, state) "

@@ -26,8 +26,8 @@ csrf = CSRFProtect()
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(
         __name__,
-        template_folder=str(config.ROOT / "templates"),
-        static_folder=str(Path(__file__).parent / "static"),
+        template_folder=str(config.TEMPLATES),
+        static_folder=str(config.STATIC),
     )
     app.config.from_mapping(
         DATABASE=config.db_path(),
