@@ -292,11 +292,6 @@ COMMANDS = [
 ]
 
 
-def register(app) -> None:
-    for command in COMMANDS:
-        app.cli.add_command(command)
-
-
 class Manage(FlaskGroup):
     """Flask's command group, with every error on one line.
 

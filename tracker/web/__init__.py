@@ -54,9 +54,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.session_interface = _Sessions()
     systems.registry()  # every game system imported now, not on a first request
 
-    from tracker import cli
-
-    cli.register(app)
     from tracker.web import auth, pages
 
     pages.init_app(app)
