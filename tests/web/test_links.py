@@ -6,7 +6,7 @@ from urllib.parse import urldefrag, urlparse
 
 import pytest
 
-from tracker import systems
+from tracker import config, systems
 
 LIMIT = 400  # pages a crawl may visit: a fresh campaign has far fewer
 
@@ -68,7 +68,7 @@ def start_from_the_front_page(client, system: str) -> str:
     return f"first-{system}"
 
 
-def crawl(client, start: list[str], inside: str) -> dict[str, str]:
+def crawl(client, start: list[str], inside: str, follow=lambda link: True) -> dict[str, str]:
     """Every page reachable from `start` through links, staying on the site's own pages and
     inside the campaign at `inside`; the links that answer 400 or more, with where they are."""
     seen, queue, broken = set(start), [(url, "start") for url in start], {}
@@ -88,7 +88,7 @@ def crawl(client, start: list[str], inside: str) -> dict[str, str]:
                 continue
             if parts.path.startswith("/c/") and not parts.path.startswith(inside):
                 continue
-            if link not in seen:
+            if link not in seen and follow(link):
                 seen.add(link)
                 queue.append((link, url))
     return broken
@@ -106,3 +106,17 @@ def test_the_crawler_finds_a_link_that_is_not_there(client, monkeypatch):
     campaign = start_from_the_front_page(client, "warcry")
     broken = crawl(client, [f"/c/{campaign}/no-such-page"], f"/c/{campaign}/")
     assert list(broken) == [f"/c/{campaign}/no-such-page"]
+
+
+def samples_crawl_links(link: str) -> bool:
+    """In a sample, the moments of its past (?at=, ?upto=) are left out (there is a page of
+    them for every event), and the PDFs (the crawl of a fresh campaign fetches them)."""
+    parts = urlparse(link)
+    return "at=" not in parts.query and "upto=" not in parts.query and "/pdf/" not in parts.path
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in config.SAMPLES.glob("*.jsonl")))
+def test_no_page_of_a_sample_links_to_a_page_that_is_not_there(client, svc, sample):
+    [result] = svc.import_lines((config.SAMPLES / sample).read_text().splitlines())
+    inside = f"/c/{result.campaign}/"
+    assert crawl(client, [inside], inside, follow=samples_crawl_links) == {}
