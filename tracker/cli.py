@@ -66,7 +66,8 @@ def opened(db: str | None, *, must_exist: bool = True, write: bool = True):
     except sqlite3.Error as error:
         fail(_database_error(path, error))
     except OSError as error:
-        if write and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        mine = str(error.filename or path).startswith(path)  # the database's own files
+        if write and mine and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             fail(f"{ReadOnly(path).message} ({error.strerror}: {error.filename or path})")
         fail(f"{error.strerror or error}: {error.filename or path}")
     finally:

@@ -214,7 +214,9 @@ def test_every_wrong_argument_of_every_command_fails_in_one_line(loaded, tmp_pat
         unreadable = tmp_path / "unreadable.jsonl"
         shutil.copy(SAMPLE, unreadable)
         unreadable.chmod(0)
-        assert one_line_error(tracker("import", str(unreadable), *db)) is None
+        result = tracker("import", str(unreadable), *db)
+        assert one_line_error(result) is None and b"Permission denied" in result.stderr
+        assert b"may only be read" not in result.stderr  # the file is at fault, not the database
 
 
 def test_import_of_text_that_is_not_utf8_names_the_file_and_the_byte(loaded, tmp_path):

@@ -217,3 +217,13 @@ def test_the_play_on_page_offers_the_moment_being_looked_at(newcomer, samples):
     assert f"/c/{WARCRY}/play-on?upto=40" in page.get_data(as_text=True)
     form = newcomer.get(f"/c/{WARCRY}/play-on?upto=40").get_data(as_text=True)
     assert 'name="upto" inputmode="numeric" required size="6" value="40"' in form
+
+
+def test_two_readers_playing_on_under_the_same_name_get_ids_of_their_own(
+    app, accounts, newcomer, samples, svc
+):
+    other = log_in(app, accounts, "another")
+    for client in (newcomer, other):
+        answer = client.post(f"/c/{WARCRY}/play-on", data={"upto": "10", "name": "Embers"})
+        assert answer.status_code == 302
+    assert svc.store.exists("embers") and svc.store.exists("another-embers")

@@ -340,6 +340,8 @@ def play_on(cid):
     upto = form.get("upto", "").strip() or str(ctx["view"].version)
     name = form.get("name", "").strip() or f"{ctx['view'].name}, played on"
     campaign = form.get("campaign", "").strip() or slug(name)
+    if not form.get("campaign", "").strip() and service().store.exists(campaign):
+        campaign = slug(f"{user.name} {name}")  # another reader played on under this name
     chosen = {"upto": upto, "name": name, "campaign": campaign}
     if request.method == "GET":
         return render_template("play_on.html", page="play-on", chosen=chosen, **ctx)
