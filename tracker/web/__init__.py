@@ -6,7 +6,6 @@ import os
 import threading
 from collections import OrderedDict
 from datetime import timedelta
-from pathlib import Path
 
 from flask import Flask, current_app, g, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
@@ -24,8 +23,8 @@ csrf = CSRFProtect()
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(
         __name__,
-        template_folder=str(config.ROOT / "templates"),
-        static_folder=str(Path(__file__).parent / "static"),
+        template_folder=str(config.TEMPLATES),
+        static_folder=str(config.STATIC),
     )
     app.config.from_mapping(
         DATABASE=config.db_path(),
@@ -57,9 +56,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.session_interface = _Sessions()
     systems.registry()  # every game system imported now, not on a first request
 
-    from tracker import cli
-
-    cli.register(app)
     from tracker.web import auth, pages
 
     pages.init_app(app)
