@@ -12,7 +12,7 @@ from tracker.store import Store
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1M": 1_000_000}
-GENERATOR_VERSION = 1  # bump when the generator changes: the cached files are made again
+GENERATOR_VERSION = 2  # bump when the generator changes: the cached files are made again
 
 
 def campaign_id(size: str) -> str:

@@ -103,6 +103,12 @@ class Driver:
             active = SYSTEM._active(wb)
             self.rng.shuffle(active)
             fielded = active[: t.MAX_FIELDED]
+            leader = SYSTEM._leader(wb)
+            if leader not in fielded:
+                fielded[-1] = leader
+            limit = SYSTEM.muster_limit(self.state, wb, b if wid == a else a)
+            while sum(wb["fighters"][f]["points"] for f in fielded) > limit:
+                fielded.remove(next(f for f in reversed(fielded) if f != leader))
             down = self.rng.sample(fielded, min(len(fielded), self.rng.randint(0, 3)))
             sides.append({"warband": wid, "fighters": fielded, "taken_down": down})
             point = SYSTEM._quest(self.state, wb)["map"][wb["map_position"]]

@@ -1,26 +1,50 @@
 """Write events/warcry-ember-crown.jsonl: the sample Warcry campaign, checked by the rules.
 
-Every roll is written in (an import never rolls). Run: python scripts/make_warcry_sample.py
+Two warbands founded from the sample pack's factions, their fighters added from its profiles
+(and one custom fighter), battles mustered within the points limit (with reinforcements
+bought once), convergence battles fought by Aspirants and Adversaries, a quest finished and a
+second one begun. Every roll is written in (an import never rolls): the few that tell the
+story are chosen here, the rest come from a seeded generator, so the file is the same on
+every run. Each event is checked by the rules as it is written; the whole file is imported
+through the service at the end. Run: python scripts/make_warcry_sample.py
 """
 
+import copy
 import json
+import random
 from pathlib import Path
 
+from tracker.events import Event
 from tracker.service import Service
 from tracker.store import Store
+from tracker.systems.warcry import system
 
 CAMPAIGN = "ember-crown-sample"
 OUT = Path(__file__).resolve().parent.parent / "events" / "warcry-ember-crown.jsonl"
-
-IRON = ["varka", "brannoc", "tulla", "grenn", "maw", "ketch"]
-CROW = ["corvane", "ilse", "threnody", "ashwing", "dusk", "morrow"]
+PLAYERS = {"ironjaws": "alice", "crowmarch": "bruno"}
+SETTINGS = {"pack": "sample", "quest": "ember-crown"}
 
 
 class Writer:
+    """The lines of the sample and the state they fold to, each event checked as it comes."""
+
     def __init__(self):
         self.lines = []
+        self.rng = random.Random(22)
+        self._start()
 
-    def event(self, type_, actor="alice", **data):
+    def _start(self):
+        self.lines.append(
+            self._line(
+                "CampaignStarted",
+                "alice",
+                {"system": "warcry", "name": "The Ember Crown (sample)", "settings": SETTINGS},
+            )
+        )
+        self.state = system.initial_state(system.prepare_settings(copy.deepcopy(SETTINGS)))
+        self.voided = set()
+
+    def _line(self, type_, actor, data):
         source = "table-roll" if "dice" in data else "form"
         record = {
             "campaign": CAMPAIGN,
@@ -28,336 +52,443 @@ class Writer:
             "data": data,
             "meta": {"actor": actor, "source": source},
         }
-        self.lines.append(json.dumps(record, ensure_ascii=False))
-        # Check as we go: a broken rule stops the script at the line that broke it.
-        store = Store(":memory:")
-        store.init()
-        Service(store).import_lines(self.lines)
-        store.close()
+        return json.dumps(record, ensure_ascii=False)
 
-    def iron(self, type_, **data):
-        self.event(type_, "alice", warband="ironjaws", **data)
+    def event(self, type_, actor=None, **data):
+        actor = actor or PLAYERS.get(data.get("warband"), "alice")
+        self.lines.append(self._line(type_, actor, data))
+        version = len(self.lines)
+        loaded = system.load(type_, data)
+        try:
+            self.state = system.apply(
+                self.state, Event(None, CAMPAIGN, version, type_, loaded, {}, None, None)
+            )
+        except Exception as error:
+            raise SystemExit(f"line {version} ({type_}): {error}") from None
 
-    def crow(self, type_, **data):
-        self.event(type_, "bruno", warband="crowmarch", **data)
+    def void(self, version, reason, actor="alice"):
+        """The organiser voids an event: the state is folded again without it."""
+        self.lines.append(self._line("EventVoided", actor, {"version": version, "reason": reason}))
+        self.voided.add(version)
+        self.state = system.initial_state(system.prepare_settings(copy.deepcopy(SETTINGS)))
+        for number, line in enumerate(self.lines[1:], start=2):
+            record = json.loads(line)
+            if number in self.voided or record["type"] == "EventVoided":
+                continue
+            loaded = system.load(record["type"], record["data"])
+            event = Event(None, CAMPAIGN, number, record["type"], loaded, {}, None, None)
+            self.state = system.apply(self.state, event)
 
+    # -- reading the state -----------------------------------------------------------------
 
-def battle(
-    w,
-    bid,
-    winner,
-    iron_down,
-    crow_down,
-    convergence=(),
-    iron=None,
-    crow=None,
-    iron_out=(),
-    crow_out=(),
-):
-    iron = iron or [f for f in w.alive["ironjaws"] if f not in iron_out]
-    crow = crow or [f for f in w.alive["crowmarch"] if f not in crow_out]
-    w.event(
-        "BattleFought",
-        battle=bid,
-        winner=winner,
-        convergence=list(convergence),
-        sides=[
-            {"warband": "ironjaws", "fighters": iron, "taken_down": iron_down},
-            {"warband": "crowmarch", "fighters": crow, "taken_down": crow_down},
-        ],
-    )
+    def wb(self, wid):
+        return self.state["warbands"][wid]
 
+    def active(self, wid):
+        return list(self.wb(wid)["active"])
 
-def main():
-    w = Writer()
-    w.lines.append(
-        json.dumps(
-            {
-                "campaign": CAMPAIGN,
-                "type": "CampaignStarted",
-                "data": {
-                    "system": "warcry",
-                    "name": "The Ember Crown (sample)",
-                    "settings": {"pack": "sample", "quest": "ember-crown"},
-                },
-                "meta": {"actor": "alice", "source": "form"},
-            }
+    def points(self, wid, fids):
+        return sum(self.wb(wid)["fighters"][f]["points"] for f in fids)
+
+    # -- a battle and its aftermath ---------------------------------------------------------
+
+    def battle(self, bid, winner, down, scenario, notes="", out=None, convergence=()):
+        """`down`: each warband's fighters taken down; `out`: fighters left at home."""
+        out = out or {}
+        sides = []
+        for wid, enemy in (("ironjaws", "crowmarch"), ("crowmarch", "ironjaws")):
+            fielded = [f for f in self.active(wid) if f not in out.get(wid, ())]
+            limit = system.muster_limit(self.state, self.wb(wid), enemy)
+            while self.points(wid, fielded) > limit:  # the last to join stay at home
+                fielded.pop()
+            sides.append({"warband": wid, "fighters": fielded, "taken_down": down.get(wid, [])})
+        self.event(
+            "BattleFought",
+            "alice",
+            battle=bid,
+            winner=winner,
+            sides=sides,
+            scenario=scenario,
+            notes=notes,
+            convergence=list(convergence),
         )
-    )
+
+    def aftermath(self, wid, **plan):
+        """Walk `wid` through its aftermath: `plan` says what the story needs, the rest is
+        rolled by the seeded generator (no fighter dies unless the plan says so)."""
+        steps = {1: self._glory, 2: self._injury, 3: self._destiny, 4: self._roster}
+        while (am := self.wb(wid)["aftermath"]) is not None:
+            step = am["step"]
+            if step in steps:
+                steps[step](wid, am, plan)
+            elif step == 5:
+                self._search(wid, am, plan)
+            else:
+                self._reward(wid, am, plan)
+
+    def _glory(self, wid, am, plan):
+        for territory in plan.get("territories", ()):
+            self.event("TerritoryConquered", warband=wid, territory=territory)
+        self.event("AftermathStepCompleted", warband=wid, step=1)
+
+    def _injury(self, wid, am, plan):
+        fid = am["injuries"][0]
+        dice = plan.get("injuries", {}).get(fid) or self.rng.choice(
+            [[6, 6], [5, 4], [3, 3], [2, 4], [4, 1], [6, 2], [5, 5], [1, 6]]
+        )
+        self.event("InjuryRolled", warband=wid, fighter=fid, dice=list(dice))
+
+    def _destiny(self, wid, am, plan):
+        fid = am["destiny"][0]
+        roll = plan.get("destiny", {}).get(fid) or self.rng.randint(1, 6)
+        self.event("DestinyRolled", warband=wid, fighter=fid, dice=[roll])
+
+    def _roster(self, wid, am, plan):
+        for fid in plan.get("discard", ()):
+            self.event("ArtefactDiscarded", warband=wid, fighter=fid, artefact="lesser")
+        for fid, reason in plan.get("remove", ()):
+            self.event("FighterRemoved", warband=wid, fighter=fid, reason=reason)
+        for fighter in plan.get("add", ()):
+            self.event("FighterAdded", warband=wid, **fighter)
+        self.event("AftermathStepCompleted", warband=wid, step=4)
+
+    def _search(self, wid, am, plan):
+        if not am["searched"] and "search" not in plan:
+            plan["search"] = [self.rng.randint(1, 6), self.rng.randint(1, 6)]
+        if not am["searched"] and plan["search"] is not None:
+            self.event("SearchRolled", warband=wid, dice=plan.pop("search"))
+            return
+        if plan.get("adversary") and am["adversary_search"]:
+            self.event("SearchRolled", warband=wid, adversary=True, dice=plan.pop("adversary"))
+            return
+        if plan.get("extra") and not am["extra_searched"]:
+            self.event("SearchRolled", warband=wid, extra=True, dice=plan.pop("extra"))
+            return
+        if am["perishable"]:
+            fid = am["perishable"][0]
+            roll = plan.get("perishable", {}).get(fid) or self.rng.randint(1, 6)
+            self.event("PerishableRolled", warband=wid, fighter=fid, dice=[roll])
+            return
+        fighters = self.wb(wid)["fighters"]
+        if am["found"]:
+            name = am["found"][0]["name"]
+            free = [f for f in self.active(wid) if fighters[f]["lesser_artefact"] is None]
+            fid = plan.get("give", {}).get(name)
+            if fid not in free:
+                fid = free[0]
+            self.event("ArtefactGiven", warband=wid, fighter=fid, artefact=name)
+            return
+        self.event("AftermathStepCompleted", warband=wid, step=5)
+
+    def _reward(self, wid, am, plan):
+        reward = plan.get("reward", {})
+        if reward == "decline":
+            self.event("AftermathStepCompleted", warband=wid, step=7)
+        elif am["reward"] == "artefact":
+            if "pass" in plan:  # to make room for the new one
+                giver, receiver = plan.pop("pass")
+                self.event("ArtefactPassed", warband=wid, giver=giver, receiver=receiver)
+            self.event("ArtefactOfPowerGained", warband=wid, **reward)
+        else:
+            self.event("CommandTraitGained", warband=wid, **reward)
+
+
+def custom(fid, name, runemarks, points):
+    return {"fighter": fid, "name": name, "runemarks": runemarks, "points": points}
+
+
+def recruit(fid, name, profile, leader=False):
+    return {"fighter": fid, "name": name, "profile": profile, "leader": leader}
+
+
+def found(w):
     w.event(
         "WarbandFounded",
         warband="ironjaws",
         name="Ironjaws",
         player="Alice",
-        faction="Cinderborn Reavers",
+        faction="cinderborn-reavers",
     )
     w.event(
         "WarbandFounded",
-        "bruno",
         warband="crowmarch",
         name="Crowmarch",
         player="Bruno",
         faction="Gloamfeather Court",
     )
-    names = {
-        "varka": "Varka Ironjaw",
-        "brannoc": "Brannoc",
-        "tulla": "Tulla Sootfist",
-        "grenn": "Grenn the Hook",
-        "maw": "Maw",
-        "ketch": "Ketch",
-        "corvane": "Corvane",
-        "ilse": "Ilse Quill",
-        "threnody": "Threnody",
-        "ashwing": "Ashwing",
-        "dusk": "Dusk",
-        "morrow": "Morrow",
-    }
-    for i, fid in enumerate(IRON):
-        w.iron(
-            "FighterAdded",
-            fighter=fid,
-            name=names[fid],
-            leader=i == 0,
-            runemarks=["ember"] + (["brute"] if i else []),
-            points=220 if i == 0 else 120,
-        )
-    # A slip at the table, voided with a reason: the audit log shows both.
-    w.crow(
-        "FighterAdded",
-        fighter="corvane",
-        name="Corvane",
-        leader=True,
-        runemarks=["ember", "flyer"],
-        points=21,
-    )
-    w.event(
-        "EventVoided",
-        "bruno",
-        version=len(w.lines) - 1 + 1,
-        reason="points typed as 21 instead of 210",
-    )
-    for i, fid in enumerate(CROW):
-        w.crow(
-            "FighterAdded",
-            fighter=fid,
-            name=names[fid],
-            leader=i == 0,
-            runemarks=["ember", "flyer"],
-            points=210 if i == 0 else 110,
-        )
-    w.alive = {"ironjaws": list(IRON), "crowmarch": list(CROW)}
-
-    # Battle 1: Ironjaws win; Brannoc is slain, Corvane (a leader) loses favour instead.
-    battle(w, "b1", "ironjaws", ["brannoc"], ["corvane", "ilse"])
-    for side in ("iron", "crow"):
-        getattr(w, side)("AftermathStepCompleted", step=1)
-    w.iron("InjuryRolled", fighter="brannoc", dice=[1, 1])
-    w.alive["ironjaws"].remove("brannoc")
-    for fid, roll in zip(["varka", "tulla", "grenn", "maw", "ketch"], [6, 2, 3, 1, 6]):
-        w.iron("DestinyRolled", fighter=fid, dice=[roll])
-    w.iron(
-        "FighterAdded",
-        fighter="odo",
-        name="Odo Cinderhand",
-        runemarks=["ember", "brute"],
-        points=120,
-    )
-    w.alive["ironjaws"].append("odo")
-    w.iron("AftermathStepCompleted", step=4)
-    w.iron("SearchRolled", dice=[1, 3])
-    w.iron("AftermathStepCompleted", step=5)
-    w.crow("InjuryRolled", fighter="corvane", dice=[1, 2])
-    w.crow("InjuryRolled", fighter="ilse", dice=[3, 2])
-    for fid, roll in zip(["threnody", "ashwing", "dusk", "morrow"], [2, 6, 5, 4]):
-        w.crow("DestinyRolled", fighter=fid, dice=[roll])
-    w.crow("AftermathStepCompleted", step=4)
-    w.crow("SearchRolled", dice=[2, 1])
-    w.crow("ArtefactGiven", fighter="threnody", artefact="Flask of Red Brine")
-    w.crow("AftermathStepCompleted", step=5)
-
-    # Battle 2: Crowmarch win; both reach an artefact-of-power point.
-    w.crow("ArtefactUsed", fighter="threnody")
-    battle(w, "b2", "crowmarch", ["tulla", "maw", "ketch"], ["dusk"])
-    w.iron("AftermathStepCompleted", step=1)
-    w.iron("InjuryRolled", fighter="tulla", dice=[5, 1])
-    w.iron("InjuryRolled", fighter="maw", dice=[6, 3])
-    w.iron("InjuryRolled", fighter="ketch", dice=[3, 4])
-    for fid, roll in zip(["varka", "grenn", "odo"], [3, 6, 2]):
-        w.iron("DestinyRolled", fighter=fid, dice=[roll])
-    w.iron("AftermathStepCompleted", step=4)
-    w.iron("SearchRolled", dice=[2, 5])
-    w.iron("ArtefactGiven", fighter="grenn", artefact="Moth-Glass Charm")
-    w.iron("AftermathStepCompleted", step=5)
-    w.iron("ArtefactOfPowerGained", fighter="varka", artefact="cinder-blade")
-    w.crow("AftermathStepCompleted", step=1)
-    w.crow("InjuryRolled", fighter="dusk", dice=[3, 3])
-    for fid, roll in zip(["corvane", "ilse", "threnody", "ashwing", "morrow"], [5, 6, 4, 2, 3]):
-        w.crow("DestinyRolled", fighter=fid, dice=[roll])
-    w.crow("AftermathStepCompleted", step=4)
-    w.crow("SearchRolled", dice=[1, 6])
-    w.crow("SearchRolled", extra=True, dice=[3, 1])
-    w.crow("AftermathStepCompleted", step=5)
-    w.crow("ArtefactOfPowerGained", fighter="corvane", artefact="veil-of-soot")
-
-    # Battle 3: a draw; Grenn's fragile charm holds; Ironjaws conquer a territory.
-    battle(w, "b3", None, ["grenn"], ["morrow", "threnody"])
-    w.iron("TerritoryConquered", territory="The Sunken Mill")
-    w.iron("AftermathStepCompleted", step=1)
-    w.iron("InjuryRolled", fighter="grenn", dice=[1, 6])
-    for fid, roll in zip(["varka", "tulla", "maw", "ketch", "odo"], [6, 5, 2, 3, 6]):
-        w.iron("DestinyRolled", fighter=fid, dice=[roll])
-    w.iron("AftermathStepCompleted", step=4)
-    w.iron("SearchRolled", dice=[3, 5])
-    w.iron("PerishableRolled", fighter="grenn", dice=[5])
-    w.iron("ArtefactGiven", fighter="tulla", artefact="Cracked Lantern")
-    w.iron("AftermathStepCompleted", step=5)
-    w.crow("AftermathStepCompleted", step=1)
-    w.crow("InjuryRolled", fighter="morrow", dice=[5, 2])
-    w.crow("InjuryRolled", fighter="threnody", dice=[6, 6])
-    for fid, roll in zip(["corvane", "ilse", "ashwing", "dusk"], [2, 4, 1, 6]):
-        w.crow("DestinyRolled", fighter=fid, dice=[roll])
-    w.crow("FighterRemoved", fighter="dusk", reason="retired to the rookery")
-    w.alive["crowmarch"].remove("dusk")
-    w.crow(
-        "FighterAdded",
-        fighter="wren",
-        name="Wren Ashcaller",
-        runemarks=["ember", "flyer"],
-        points=110,
-    )
-    w.alive["crowmarch"].append("wren")
-    w.crow("AftermathStepCompleted", step=4)
-    w.crow("SearchRolled", dice=[4, 4])
-    w.crow("ArtefactGiven", fighter="ilse", artefact="Stormglass Vial")
-    w.crow("AftermathStepCompleted", step=5)
-
-    # Battle 4: both stand on a convergence point; Crowmarch lose there and do not advance.
-    battle(w, "b4", "ironjaws", ["odo"], ["ilse", "wren"], convergence=["ironjaws", "crowmarch"])
-    for side in ("iron", "crow"):
-        getattr(w, side)("AftermathStepCompleted", step=1)
-    w.iron("InjuryRolled", fighter="odo", dice=[6, 6])
-    for fid, roll in zip(["varka", "tulla", "grenn", "maw", "ketch"], [1, 2, 3, 4, 5]):
-        w.iron("DestinyRolled", fighter=fid, dice=[roll])
-    w.iron("AftermathStepCompleted", step=4)
-    w.iron("SearchRolled", dice=[6, 6])
-    w.iron("PerishableRolled", fighter="grenn", dice=[2])
-    w.iron("PerishableRolled", fighter="tulla", dice=[4])
-    w.iron("AftermathStepCompleted", step=5)
-    w.iron("CommandTraitGained", trait="ember-tongue")
-    w.crow("InjuryRolled", fighter="ilse", dice=[1, 6])
-    w.crow("InjuryRolled", fighter="wren", dice=[3, 6])
-    for fid, roll in zip(["corvane", "threnody", "ashwing", "morrow"], [5, 2, 6, 3]):
-        w.crow("DestinyRolled", fighter=fid, dice=[roll])
-    w.crow("AftermathStepCompleted", step=4)
-    w.crow("SearchRolled", dice=[5, 2])
-    w.crow("PerishableRolled", fighter="ilse", dice=[1])
-    w.crow("ArtefactGiven", fighter="ilse", artefact="Rune-Scratched Buckler")
-    w.crow("AftermathStepCompleted", step=5)
-
-    # Battle 5: the Crowmarch win at their convergence point and advance.
-    battle(w, "b5", "crowmarch", ["maw"], [], convergence=["crowmarch"])
-    for side in ("iron", "crow"):
-        getattr(w, side)("AftermathStepCompleted", step=1)
-    w.iron("InjuryRolled", fighter="maw", dice=[6, 6])
-    for fid, roll in zip(["varka", "tulla", "grenn", "ketch", "odo"], [6, 2, 3, 4, 5]):
-        w.iron("DestinyRolled", fighter=fid, dice=[roll])
-    w.iron("AftermathStepCompleted", step=4)
-    w.iron("SearchRolled", dice=[1, 4])
-    w.iron("PerishableRolled", fighter="tulla", dice=[6])
-    w.iron("AftermathStepCompleted", step=5)
-    for fid, roll in zip(
-        ["corvane", "ilse", "threnody", "ashwing", "morrow", "wren"], [2, 3, 5, 2, 5, 3]
+    for fighter in (
+        # Two of the group's own making, with their runemarks and points; the rest from the
+        # faction's profiles.
+        dict(custom("varka", "Varka Ironjaw", ["ember", "brute"], 220), leader=True),
+        custom("brannoc", "Brannoc", ["Ember", "Brute"], 120),
+        recruit("tulla", "Tulla Sootfist", "soot-brute"),
+        recruit("grenn", "Grenn the Hook", "hookwielder"),
+        recruit("maw", "Maw", "soot-brute"),
+        recruit("ketch", "Ketch", "ash-runner"),
     ):
-        w.crow("DestinyRolled", fighter=fid, dice=[roll])
-    w.crow("AftermathStepCompleted", step=4)
-    w.crow("SearchRolled", dice=[1, 2])
-    w.crow("AftermathStepCompleted", step=5)
-    w.crow("CommandTraitGained", trait="ash-sight")
+        w.event("FighterAdded", warband="ironjaws", **fighter)
+    # A slip at the table, voided with a reason: the audit log shows both.
+    w.event("FighterAdded", warband="crowmarch", **recruit("corvane", "Corvane", "rookery-scout"))
+    w.void(len(w.lines), "added from the Rookery Scout profile instead of the Gloam Matriarch")
+    for fighter in (
+        recruit("corvane", "Corvane", "gloam-matriarch"),
+        recruit("ilse", "Ilse Quill", "quill-skirmisher"),
+        recruit("threnody", "Threnody", "dusk-oracle"),
+        recruit("ashwing", "Ashwing", "quill-skirmisher"),
+        recruit("dusk", "Dusk", "rookery-scout"),
+        recruit("morrow", "Morrow", "quill-skirmisher"),
+    ):
+        w.event("FighterAdded", warband="crowmarch", **fighter)
 
-    # Battle 6: Ironjaws win; Varka passes the Cinder Blade to Odo.
-    w.iron("ArtefactPassed", giver="varka", receiver="odo")
-    battle(w, "b6", "ironjaws", [], ["ashwing"])
-    for side in ("iron", "crow"):
-        getattr(w, side)("AftermathStepCompleted", step=1)
-    for fid, roll in zip(["tulla", "grenn", "maw", "ketch", "odo"], [3, 4, 5, 6, 1]):
-        w.iron("DestinyRolled", fighter=fid, dice=[roll])
-    w.iron("AftermathStepCompleted", step=4)
-    w.iron("SearchRolled", dice=[4, 1])
-    w.iron("PerishableRolled", fighter="tulla", dice=[3])
-    w.iron("ArtefactGiven", fighter="maw", artefact="Bone Knuckles")
-    w.iron("AftermathStepCompleted", step=5)
-    w.crow("InjuryRolled", fighter="ashwing", dice=[4, 4])
-    for fid, roll in zip(["corvane", "ilse", "threnody", "morrow", "wren"], [3, 1, 6, 2, 4]):
-        w.crow("DestinyRolled", fighter=fid, dice=[roll])
-    w.crow("AftermathStepCompleted", step=4)
-    w.crow("SearchRolled", dice=[6, 1])
-    w.crow("ArtefactGiven", fighter="morrow", artefact="Horn of the Lost Road")
-    w.crow("AftermathStepCompleted", step=5)
 
-    # Battle 7: Ironjaws win at their convergence point and reach an artefact of power.
-    battle(
-        w,
+def first_battles(w):
+    # b1: Ironjaws win; Brannoc is slain, Corvane (a leader) loses favour instead.
+    w.battle(
+        "b1",
+        "ironjaws",
+        {"ironjaws": ["brannoc"], "crowmarch": ["corvane", "ilse"]},
+        "Ambush at Blackwater Ford",
+        notes="The Crowmarch came out of the reeds too early.",
+    )
+    w.aftermath(
+        "ironjaws",
+        injuries={"brannoc": [1, 1]},
+        destiny={"varka": 6, "tulla": 2},
+        add=[
+            recruit("odo", "Odo Cinderhand", "cinder-shaman"),
+            recruit("hask", "Hask", "soot-brute"),
+        ],
+        search=[1, 3],
+    )
+    w.aftermath(
+        "crowmarch",
+        injuries={"corvane": [1, 2], "ilse": [3, 2]},
+        destiny={"ashwing": 6},
+        search=[2, 1],
+        give={"Flask of Red Brine": "threnody"},
+    )
+    w.event("ArtefactUsed", warband="crowmarch", fighter="threnody")
+    # b2: Crowmarch win; both reach an artefact-of-power point.
+    w.battle(
+        "b2",
+        "crowmarch",
+        {"ironjaws": ["tulla", "maw", "ketch"], "crowmarch": ["dusk"]},
+        "The Hanged Oak",
+    )
+    w.aftermath(
+        "ironjaws",
+        injuries={"tulla": [5, 1], "maw": [6, 3], "ketch": [3, 4]},
+        destiny={"grenn": 6},
+        search=[2, 5],
+        give={"Moth-Glass Charm": "grenn"},
+        reward={"fighter": "varka", "artefact": "cinder-blade"},
+    )
+    w.aftermath(
+        "crowmarch",
+        injuries={"dusk": [3, 3]},
+        search=[1, 6],
+        extra=[3, 1],
+        reward={"fighter": "corvane", "artefact": "veil-of-soot"},
+    )
+    # b3: a draw; Grenn's fragile charm holds; Ironjaws conquer a territory; both reach the
+    # Crossing of Knives, a convergence point.
+    w.battle(
+        "b3",
+        None,
+        {"ironjaws": ["grenn"], "crowmarch": ["morrow", "threnody"]},
+        "Smoke over the Quarry",
+    )
+    w.aftermath(
+        "ironjaws",
+        territories=["The Sunken Mill"],
+        injuries={"grenn": [1, 6]},
+        search=[3, 5],
+        perishable={"grenn": 5},
+        give={"Cracked Lantern": "tulla"},
+        add=[recruit("rusk", "Rusk", "hookwielder")],
+    )
+    w.aftermath(
+        "crowmarch",
+        injuries={"morrow": [5, 2], "threnody": [6, 6]},
+        remove=[("dusk", "retired to the rookery")],
+        add=[
+            custom("wren", "Wren Ashcaller", ["Ember", "Flyer"], 110),
+            recruit("sable", "Sable", "dusk-oracle"),
+            recruit("kestrel", "Kestrel", "quill-skirmisher"),
+        ],
+        search=[4, 4],
+        give={"Stormglass Vial": "ilse"},
+    )
+
+
+def convergences(w):
+    # b4: both stand on a convergence point, so both are Aspirants; Crowmarch lose there and
+    # do not advance.
+    w.battle(
+        "b4",
+        "ironjaws",
+        {"ironjaws": ["odo"], "crowmarch": ["ilse", "wren"]},
+        "The Crossing of Knives",
+        notes="Both warbands' convergence at once.",
+    )
+    w.aftermath(
+        "ironjaws",
+        injuries={"odo": [6, 6]},
+        search=[6, 6],
+        perishable={"grenn": 2},
+        reward={"trait": "ember-tongue"},
+    )
+    w.aftermath(
+        "crowmarch",
+        injuries={"ilse": [1, 6], "wren": [3, 6]},
+        search=[5, 2],
+        perishable={"ilse": 1},
+        give={"Rune-Scratched Buckler": "ilse"},
+    )
+    # b5: the Crowmarch alone on their convergence point: their Aspirant's battle, Ironjaws
+    # the Adversary. The Crowmarch win and advance; Ironjaws search once more as Adversary.
+    w.battle("b5", "crowmarch", {"ironjaws": ["maw"], "crowmarch": []}, "Second Crossing")
+    w.aftermath(
+        "ironjaws",
+        injuries={"maw": [6, 6]},
+        search=[1, 4],
+        adversary=[4, 1],
+        give={"Bone Knuckles": "maw"},
+        add=[recruit("pell", "Pell", "ash-runner")],
+    )
+    w.aftermath("crowmarch", search=None, reward={"trait": "ash-sight"})
+    # b6: Ironjaws, holding a territory, muster within 1050 points and leave Ketch at home;
+    # the Crowmarch, with fewer territories, buy reinforcements to field all of theirs.
+    need = w.points("crowmarch", w.active("crowmarch")) - 1000
+    assert need > 0 and w.points("ironjaws", w.active("ironjaws")) > 1050
+    w.event(
+        "ReinforcementsBought", warband="crowmarch", against="ironjaws", points=-(-need // 10) * 10
+    )
+    w.battle(
+        "b6",
+        "ironjaws",
+        {"crowmarch": ["ashwing"]},
+        "The Weeping Quarry",
+        out={"ironjaws": ["ketch"]},
+    )
+    w.aftermath("ironjaws", search=[4, 2], give={"Whetted Hook": "odo"})
+    w.aftermath(
+        "crowmarch",
+        injuries={"ashwing": [4, 4]},
+        search=[6, 1],
+        give={"Horn of the Lost Road": "morrow"},
+    )
+
+
+def the_road_to_the_throne(w):
+    # b7: Ironjaws' convergence at the Shrine of Split Bells: they win and reach an
+    # artefact of power; Varka passes the Cinder Blade to Odo to make room for it.
+    w.battle(
         "b7",
         "ironjaws",
-        ["ketch"],
-        ["morrow", "wren", "ilse", "corvane"],
-        convergence=["ironjaws"],
+        {"ironjaws": ["ketch"], "crowmarch": ["morrow", "wren", "corvane"]},
+        "Shrine of Split Bells",
+        out={"ironjaws": ["maw"]},
     )
-    w.iron("AftermathStepCompleted", step=1)
-    w.iron("InjuryRolled", fighter="ketch", dice=[2, 2])
-    for fid, roll in zip(["tulla", "grenn", "maw", "odo"], [4, 6, 1, 2]):
-        w.iron("DestinyRolled", fighter=fid, dice=[roll])
-    w.iron("AftermathStepCompleted", step=4)
-    w.iron("SearchRolled", dice=[2, 3])
-    w.iron("ArtefactGiven", fighter="ketch", artefact="Whetted Hook")
-    w.iron("AftermathStepCompleted", step=5)
-    w.iron("ArtefactOfPowerGained", fighter="tulla", artefact="crown-shard")
-    w.crow("AftermathStepCompleted", step=1)
-    w.crow("InjuryRolled", fighter="morrow", dice=[2, 5])
-    w.crow("InjuryRolled", fighter="wren", dice=[4, 5])
-    w.crow("InjuryRolled", fighter="ilse", dice=[5, 6])
-    w.crow("InjuryRolled", fighter="corvane", dice=[1, 1])
-    for fid, roll in zip(["threnody", "ashwing"], [6, 5]):
-        w.crow("DestinyRolled", fighter=fid, dice=[roll])
-    w.crow("ArtefactDiscarded", fighter="ilse", artefact="lesser")
-    w.crow("AftermathStepCompleted", step=4)
-    w.crow("SearchRolled", dice=[5, 5])
-    w.crow("ArtefactGiven", fighter="ilse", artefact="Ember Locket")
-    w.crow("AftermathStepCompleted", step=5)
+    w.aftermath(
+        "ironjaws",
+        injuries={"ketch": [2, 2]},
+        search=[2, 3],
+        reward={"fighter": "varka", "artefact": "crown-shard"},
+        **{"pass": ("varka", "odo")},
+    )
+    w.aftermath(
+        "crowmarch",
+        injuries={"morrow": [2, 5], "wren": [4, 5], "corvane": [1, 1]},
+        discard=["ilse"],  # she throws away her buckler before the search
+        search=[5, 5],
+        adversary=[1, 1],
+        give={"Ember Locket": "ilse"},
+    )
+    # b8: the Crowmarch's convergence; Ironjaws reach a command trait with a leader who has
+    # one: Maw becomes the favoured warrior.
+    w.battle(
+        "b8",
+        "crowmarch",
+        {"ironjaws": ["grenn"], "crowmarch": ["threnody"]},
+        "Bells at Dusk",
+        out={"ironjaws": ["ketch"]},
+    )
+    w.aftermath(
+        "ironjaws",
+        injuries={"grenn": [2, 4]},
+        search=[1, 5],
+        reward={"trait": "unbowed", "fighter": "maw"},
+    )
+    w.aftermath(
+        "crowmarch",
+        injuries={"threnody": [6, 2]},
+        search=[6, 4],
+        reward={"fighter": "threnody", "artefact": "cinder-blade"},
+    )
+    # b9: the favoured warrior Maw dies, and his trait with him.
+    w.battle(
+        "b9",
+        "crowmarch",
+        {"ironjaws": ["maw", "varka"], "crowmarch": ["ashwing"]},
+        "The Ossuary Stair",
+        out={"ironjaws": ["grenn"]},
+    )
+    w.aftermath(
+        "ironjaws",
+        injuries={"maw": [2, 1], "varka": [6, 5]},
+        search=[1, 1],
+        add=[recruit("cinder", "Cinder Jack", "ash-runner")],
+    )
+    w.aftermath(
+        "crowmarch",
+        search=[3, 3],
+        give={"Smoke Pellet": "ashwing"},
+        reward={"trait": "unbowed", "fighter": "ilse"},
+    )
+    # b10: Ironjaws' last convergence, won; the Crowmarch are its Adversary.
+    w.battle(
+        "b10",
+        "ironjaws",
+        {"crowmarch": ["sable"]},
+        "Last Light Bastion",
+        out={"ironjaws": ["ketch"]},
+    )
+    w.aftermath("ironjaws", search=[4, 3], give={"Stormglass Vial": "tulla"})
+    w.aftermath("crowmarch", search=[1, 2], adversary=[6, 5])
+    # b11: a draw at the Crowmarch's last convergence (a draw still advances); Ironjaws
+    # reach the Throne of Embers and complete their quest.
+    w.battle(
+        "b11",
+        None,
+        {"ironjaws": ["odo"], "crowmarch": ["corvane"]},
+        "Caldera Road",
+        notes="Ironjaws hold the road while Varka climbs to the throne.",
+        out={"ironjaws": ["grenn"]},
+    )
+    w.aftermath("ironjaws", search=[2, 6])
+    w.aftermath("crowmarch", search=[1, 3])
+    # A second quest: the roster, its faction and its glory go with Ironjaws.
+    w.event("QuestBegun", warband="ironjaws", quest="drowned-bell")
+    # b12: the first battle of the new quest.
+    w.battle(
+        "b12", "ironjaws", {"crowmarch": ["ilse"]}, "The Reed Landing", out={"ironjaws": ["ketch"]}
+    )
+    w.aftermath("ironjaws", search=None)
+    # The Crowmarch are left in the aftermath of b12, owing an injury roll: a page to try.
+    w.event("AftermathStepCompleted", warband="crowmarch", step=1)
 
-    # Battle 8: Ironjaws reach a command trait with a leader who has one: Maw is favoured.
-    battle(w, "b8", "crowmarch", ["grenn"], ["threnody"])
-    for side in ("iron", "crow"):
-        getattr(w, side)("AftermathStepCompleted", step=1)
-    w.iron("InjuryRolled", fighter="grenn", dice=[2, 4])
-    for fid, roll in zip(["tulla", "maw", "ketch", "odo"], [5, 2, 1, 3]):
-        w.iron("DestinyRolled", fighter=fid, dice=[roll])
-    w.iron("AftermathStepCompleted", step=4)
-    w.iron("SearchRolled", dice=[1, 5])
-    w.iron("AftermathStepCompleted", step=5)
-    w.iron("CommandTraitGained", trait="unbowed", fighter="maw")
-    w.crow("InjuryRolled", fighter="threnody", dice=[6, 2])
-    for fid, roll in zip(["corvane", "ilse", "ashwing", "morrow", "wren"], [6, 2, 2, 4, 3]):
-        w.crow("DestinyRolled", fighter=fid, dice=[roll])
-    w.crow("AftermathStepCompleted", step=4)
-    w.crow("SearchRolled", dice=[6, 4])
-    w.crow("PerishableRolled", fighter="ilse", dice=[6])
-    w.crow("AftermathStepCompleted", step=5)
-    w.crow("ArtefactOfPowerGained", fighter="threnody", artefact="cinder-blade")
 
-    # Battle 9: the favoured warrior Maw dies, and his trait with him.
-    battle(w, "b9", "crowmarch", ["maw", "varka"], ["ashwing"])
-    for side in ("iron", "crow"):
-        getattr(w, side)("AftermathStepCompleted", step=1)
-    w.iron("InjuryRolled", fighter="maw", dice=[2, 1])
-    w.iron("InjuryRolled", fighter="varka", dice=[6, 5])
-    for fid, roll in zip(["tulla", "grenn", "ketch", "odo"], [2, 6, 3, 4]):
-        w.iron("DestinyRolled", fighter=fid, dice=[roll])
-    w.iron("AftermathStepCompleted", step=4)
-    w.iron("SearchRolled", dice=[1, 1])
-    w.iron("AftermathStepCompleted", step=5)
-
+def main():
+    w = Writer()
+    found(w)
+    first_battles(w)
+    convergences(w)
+    the_road_to_the_throne(w)
+    store = Store(":memory:")
+    store.init()
+    Service(store).import_lines(w.lines)  # the whole file, through the service
+    store.close()
     OUT.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
     print(f"wrote {len(w.lines)} events to {OUT}")
 

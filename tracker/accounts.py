@@ -349,6 +349,21 @@ class Accounts:
             )
         }
 
+    def member_of_query(self, user: User) -> tuple[str, tuple]:
+        """The ids of the campaigns `user` is a member of, as a query and its arguments (for
+        a store to page through without reading them all)."""
+        return "SELECT campaign FROM members WHERE user_id = ?", (user.id,)
+
+    def public_query(self, but_of: User | None) -> tuple[str, tuple]:
+        """The ids of the public campaigns, but for those `but_of` is a member of."""
+        if but_of is None:
+            return "SELECT campaign FROM campaign_access WHERE public = 1", ()
+        return (
+            "SELECT campaign FROM campaign_access WHERE public = 1 AND campaign NOT IN "
+            "(SELECT campaign FROM members WHERE user_id = ?)",
+            (but_of.id,),
+        )
+
     def is_public(self, campaign: str) -> bool:
         row = self.conn.execute(
             "SELECT public FROM campaign_access WHERE campaign = ?", (campaign,)

@@ -1,9 +1,14 @@
-"""The command line: manage.py's commands, each taking --db PATH. It starts the web app (`serve`);
-the web never imports it."""
+"""The command line: the commands of `tracker` (also `python -m tracker` and `manage.py`),
+each taking --db PATH. Every error is one line on stderr and a non-zero exit. It starts the web
+app (`serve`); the web never imports it."""
 
 from __future__ import annotations
 
+import errno
+import io
 import json
+import os
+import socket
 import sqlite3
 import sys
 from contextlib import contextmanager
@@ -15,7 +20,7 @@ from tracker import config
 from tracker.accounts import Accounts
 from tracker.errors import TrackerError
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import ReadOnly, Store
 
 db_option = click.option(
     "--db",
@@ -31,33 +36,95 @@ def fail(message: str, code: int = 1):
     sys.exit(code)
 
 
+def program() -> str:
+    """How the user called the command line, to say what to type next."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "tracker"
+    return "python -m tracker" if name == "__main__.py" else name
+
+
 @contextmanager
-def opened(db: str | None, *, must_exist: bool = True):
-    """A service over the database, with every error turned into one line on stderr."""
+def opened(db: str | None, *, must_exist: bool = True, write: bool = True):
+    """A service over the database, with every error turned into one line on stderr.
+
+    `write=False`: the database is opened read-only (SQLite's mode=ro), so that a file that
+    may only be read can be read."""
     path = config.db_path(db)
+    if Path(path).is_dir():
+        fail(f"{path} is a folder, not a database file")
     if must_exist and not Path(path).exists():
-        fail(f"there is no database at {path} (create it with: manage.py init --db {path})")
+        fail(f"there is no database at {path} (create it with: {program()} init --db {path})")
+    if write and Path(path).exists() and not os.access(path, os.W_OK):
+        fail(ReadOnly(path).message)
     store = None
     try:
-        store = Store(path)
+        store = _open(path, write)
         if must_exist and not store.initialised():
-            fail(f"{path} is not a tracker database (create it with: manage.py init)")
+            fail(f"{path} is not a tracker database (create one with: {program()} init)")
         yield Service(store)
     except TrackerError as error:
         fail(error.message)
     except sqlite3.Error as error:
-        fail(f"the database {path} could not be used: {error}")
+        fail(_database_error(path, error))
     except OSError as error:
+        mine = str(error.filename or path).startswith(path)  # the database's own files
+        if write and mine and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            fail(f"{ReadOnly(path).message} ({error.strerror}: {error.filename or path})")
         fail(f"{error.strerror or error}: {error.filename or path}")
     finally:
         if store is not None:
             store.close()
 
 
+def _open(path: str, write: bool) -> Store:
+    try:
+        return Store(path, readonly=not write)
+    except sqlite3.OperationalError:
+        if write and Path(path).exists() and _readable(path):
+            raise ReadOnly(path) from None  # it opens for reading only
+        raise
+
+
+def _readable(path: str) -> bool:
+    try:
+        Store(path, readonly=True).close()
+    except sqlite3.Error:
+        return False
+    return True
+
+
+def _database_error(path: str, error: sqlite3.Error) -> str:
+    words = str(error)
+    if "readonly" in words:
+        return ReadOnly(path).message
+    if "not a database" in words:
+        return f"{path} is not a tracker database (it is not an SQLite file)"
+    return f"the database {path} could not be used: {words}"
+
+
+def read_text(file: str) -> list[str]:
+    """The lines of a UTF-8 file (or of stdin for "-"); anything else is one plain error."""
+    name = "the standard input" if file == "-" else file
+    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        fail(f"{name} is UTF-16 text; the tracker reads UTF-8: save it as UTF-8 and try again")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        fail(
+            f"{name} is not UTF-8 text (byte {error.start + 1} is {data[error.start]:#04x}): "
+            "save it as UTF-8 and try again"
+        )
+    # Lines end at newlines only: a JSON string may hold other line separators.
+    return io.StringIO(text, newline=None).readlines()
+
+
 def load_samples(service: Service, folder: Path = config.SAMPLES) -> int:
     """Import every sample campaign of events/ whose campaigns are not in the database yet."""
     loaded = 0
-    for path in sorted(folder.glob("*.jsonl")):
+    files = sorted(folder.glob("*.jsonl"))
+    if not files:
+        click.echo(f"warning: there are no sample campaigns in {folder}", err=True)
+    for path in files:
         with open(path, encoding="utf-8") as handle:
             lines = handle.readlines()
         campaigns = {json.loads(line)["campaign"] for line in lines if line.strip()}
@@ -83,17 +150,29 @@ def init_command(db):
     with opened(db, must_exist=False) as service:
         service.store.init()
         Accounts(service.store.conn).init()
-        click.echo(f"database ready at {config.db_path(db)}")
+        # The tables may all be there already: make sure the database takes writes at all.
+        service.store.conn.execute("BEGIN IMMEDIATE")
+        service.store.conn.execute("ROLLBACK")
+    click.echo(f"database ready at {config.db_path(db)}")
 
 
 @click.command("serve")
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
-@click.option("--workers", default=2, show_default=True, type=int, help="Worker processes.")
+@click.option(
+    "--port",
+    default=5000,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    help="Port to listen on.",
+)
+@click.option(
+    "--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Worker processes."
+)
 def serve_command(db, host, port, workers):
     """Serve the web app with gunicorn; an empty database first gets the sample campaigns."""
     path = config.db_path(db)
+    address = _address(host, port)
     with opened(db, must_exist=False) as service:
         service.store.init()
         if service.store.count() == 0:
@@ -103,11 +182,28 @@ def serve_command(db, host, port, workers):
     from tracker.web.server import run
 
     app = create_app({"DATABASE": path})
-    click.echo(f"serving the tracker on http://{host}:{port}/ (database {path})")
+    click.echo(f"serving the tracker on http://{address}/ (database {path})")
     try:
         run(app, host, port, workers)
     except OSError as error:
-        fail(f"cannot serve on {host}:{port}: {error.strerror or error}")
+        fail(f"cannot serve on {address}: {error.strerror or error}")
+
+
+def _address(host: str, port: int) -> str:
+    """host:port, once it is sure that the server can listen there (else one line, exit 1)."""
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _, where = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError):
+        fail(f"cannot serve on {address}: there is no such host as {host!r}")
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
+        try:
+            probe.bind(where)
+        except OSError as error:
+            reason = "the port is in use" if error.errno == errno.EADDRINUSE else error.strerror
+            fail(f"cannot serve on {address}: {reason}")
+    return address
 
 
 @click.command("import")
@@ -116,11 +212,7 @@ def serve_command(db, host, port, workers):
 def import_command(db, file):
     """Import campaigns from a JSON Lines file: every event checked by its rules, all or nothing."""
     with opened(db) as service:
-        if file == "-":
-            lines = sys.stdin.readlines()
-        else:
-            with open(file, encoding="utf-8") as handle:
-                lines = handle.readlines()
+        lines = read_text(file)
         results = service.import_lines(lines)
         for result in results:
             click.echo(
@@ -133,7 +225,7 @@ def import_command(db, file):
 @click.argument("campaign")
 def export_command(db, campaign):
     """Write a campaign as JSON Lines to stdout, one event a line; its witness on stderr."""
-    with opened(db) as service:
+    with opened(db, write=False) as service:
         for line in service.export(campaign):
             click.echo(line)
         version, head = service.store.head(campaign)
@@ -157,7 +249,7 @@ def verify_command(db, campaign, head, at):
     --at, check that the log still holds a witness. Exit 1 naming what does not match."""
     if (head is None) != (at is None) or (head is not None and not campaign):
         fail("a witness is checked with a campaign, --head HASH and --at VERSION together", 2)
-    with opened(db) as service:
+    with opened(db, write=False) as service:
         broken = service.verify(campaign)
         if broken:
             fail(f"broken chain: {broken}")
@@ -192,7 +284,7 @@ def verify_command(db, campaign, head, at):
 )
 def state_command(db, campaign, at):
     """Print a campaign's folded state as JSON."""
-    with opened(db) as service:
+    with opened(db, write=False) as service:
         view = service.state(campaign, at)
         click.echo(json.dumps(view.to_json(), indent=2, ensure_ascii=False))
 
@@ -201,7 +293,7 @@ def state_command(db, campaign, at):
 @db_option
 def campaigns_command(db):
     """One line per campaign: id, system, name, version, head hash."""
-    with opened(db) as service:
+    with opened(db, write=False) as service:
         for row in service.campaigns():
             click.echo(f"{row.id}\t{row.system}\t{row.name}\t{row.version}\t{row.head}")
 
@@ -225,7 +317,7 @@ def backup_command(db, path):
     secret) to a new file at PATH, consistently while writers go on writing."""
     if Path(path).exists():
         fail(f"{path} exists already: a backup is written to a new file")
-    with opened(db) as service:
+    with opened(db, write=False) as service:
         copy_database(service.store.conn, path, "backing up")
         click.echo(f"backed up {service.store.count()} events and every account to {path}")
 
@@ -241,13 +333,15 @@ def restore_command(db, backup):
         fail(f"there is no backup file at {backup}")
     if Path(target).exists():
         fail(f"{target} exists already: restore into a new path (--db NEW)")
-    with opened(backup) as source:
+    with opened(backup, write=False) as source:
         broken = source.verify()
         if broken:
             fail(f"the backup's log does not hold: {broken}")
         copy_database(source.store.conn, target, "restoring")
         count = len(source.campaigns())
-    click.echo(f"restored {count} campaigns into {target}; every chain holds")
+    click.echo(
+        f"restored {count} campaign{'s' if count != 1 else ''} into {target}; every chain holds"
+    )
 
 
 def copy_database(conn: sqlite3.Connection, path: str, label: str) -> None:
@@ -335,7 +429,13 @@ COMMANDS = [
 
 
 class Manage(click.Group):
-    """The tracker's commands, with every usage error on one line."""
+    """The tracker's commands, with every error on one line. None of them needs the web app:
+    it is made only by the command that serves it."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        for command in COMMANDS:
+            self.add_command(command)
 
     def main(self, args=None, **extra):
         try:
@@ -349,13 +449,16 @@ class Manage(click.Group):
             fail("aborted")
         except click.exceptions.Exit as error:
             sys.exit(error.exit_code)
+        except BrokenPipeError:
+            # The reader went away (`export ... | head`): nothing more to say to it.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
+        except Exception as error:  # a user never sees a traceback
+            fail(f"the tracker hit an unexpected error ({type(error).__name__}: {error})")
 
 
 def main():
-    group = Manage(
+    Manage(
         help="Run the tracker: its database, its samples and its web server.",
         no_args_is_help=True,
-    )
-    for command in COMMANDS:
-        group.add_command(command)
-    group.main()
+    ).main(prog_name=program())

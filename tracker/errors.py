@@ -73,9 +73,11 @@ class KeyReused(TrackerError):
         self.key = key
 
 
-class CampaignExists(TrackerError):
+class CampaignExists(Conflict):
     """A campaign with this id exists already; nothing was written."""
 
     def __init__(self, campaign: str):
-        super().__init__(f"there is already a campaign {campaign!r}: choose another id")
+        TrackerError.__init__(self, f"there is already a campaign {campaign!r}: choose another id")
         self.campaign = campaign
+        self.expected = 0
+        self.actual = None

@@ -162,7 +162,14 @@ class Service:
 
     def _words(self, system, state, event) -> str:
         if event.type == "CampaignStarted":
-            return f"The campaign {event.data['name']!r} began ({system.title})"
+            began = f"The campaign {event.data['name']!r} began ({system.title})"
+            if "branched_from" in event.meta:
+                began += (
+                    f", playing on from campaign {event.meta['branched_from']!r} as it stood "
+                    f"after its event {event.meta['branched_at']} "
+                    f"(log hash {str(event.meta.get('branched_head'))[:12]})"
+                )
+            return began
         if event.type == "EventVoided":
             return f"Event {event.data['version']} was voided: {event.data['reason']}"
         try:
@@ -294,6 +301,65 @@ class Service:
         if earlier is not None and earlier.request != meta["request"]:
             raise KeyReused(key)
         return earlier
+
+    def branch(
+        self,
+        source: str,
+        upto: int,
+        campaign: str,
+        name: str,
+        *,
+        actor: str,
+        visible: Callable | None = None,
+    ) -> AppendResult:
+        """Play on: a new campaign whose log starts as a copy of `source` up to event `upto`.
+
+        Its first event names where it branched from (campaign, event, head hash); the copied
+        events keep their data, who recorded them and when, and are checked by the rules again,
+        as an import is (every die is there already). `visible(event)` gives an event's data as
+        the maker may see it: the copy is the maker's, who reads all of it, so an event holding
+        anything the maker may not see yet (a hand still hidden at the table) refuses it.
+        """
+        view = self.state(source, upto)
+        if not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign):
+            raise InvalidEvent(
+                "a campaign id is 1 to 63 lower-case letters, digits and dashes, "
+                "starting with a letter or digit",
+                {"campaign": ["use lower-case letters, digits and dashes"]},
+            )
+        if self.store.exists(campaign):
+            raise CampaignExists(campaign)
+        first = self.store.event(source, 1)
+        copied = list(self.store.read(source, after=1, upto=view.version))
+        for event in copied if visible else ():
+            if visible(event) != event.data:
+                raise RuleViolation(
+                    f"event {event.version} ({event.type}) holds what you may not see yet "
+                    "(such as another player's hand), and the copy would show it to you: play "
+                    f"on from before event {event.version}, or once the game under way is over"
+                )
+        data = {
+            **first.data,
+            "name": self._load_core("CampaignStarted", {**first.data, "name": name})["name"],
+        }
+        meta = {
+            **_meta(actor, "play-on", None),
+            "branched_from": source,
+            "branched_at": view.version,
+            "branched_head": view.head,
+        }
+        start = Event(None, campaign, 1, "CampaignStarted", data, meta, None, None)
+        events, _ = self.check(
+            campaign,
+            view.system,
+            view.system.initial_state(data["settings"]),
+            1,
+            [_copy(event) for event in copied],
+            meta={},
+            roller=None,
+            pending=[start],
+        )
+        return self.store.append(campaign, [NewEvent("CampaignStarted", data, meta), *events], 0)
 
     def append(
         self,
@@ -479,6 +545,13 @@ class Service:
 def _chain(*iterables):
     for iterable in iterables:
         yield from iterable
+
+
+def _copy(event: Event) -> dict:
+    """An event as a submission of its own data, meta and time (its retry key left
+    behind: that belongs to the campaign it was first recorded in)."""
+    meta = {k: v for k, v in event.meta.items() if k not in ("idempotency_key", "retry", "request")}
+    return {"type": event.type, "data": event.data, "meta": meta, "recorded_at": event.recorded_at}
 
 
 def _meta(actor: str, source: str, idempotency_key: str | None, request=None) -> dict:

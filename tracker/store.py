@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import quote
 
 import sqlite_utils
 
@@ -244,19 +245,54 @@ class _Transaction:
             self.turn.__exit__()
 
 
+class ReadOnly(TrackerError):
+    """A write to a database that was opened, or may only be opened, for reading."""
+
+    def __init__(self, path: str):
+        super().__init__(f"the database {path} may only be read: nothing was written")
+
+
+def _read_only(path: str, timeout: float) -> sqlite3.Connection:
+    """A connection that only reads (SQLite's mode=ro). A database in WAL mode whose folder
+    may not be written has no -shm file to share with writers, and there can be none: it
+    is then read as an unchanging file (immutable=1)."""
+    uri = "file:" + quote(os.path.abspath(path)) + "?mode=ro"
+    try:
+        return _connect(uri, timeout)
+    except sqlite3.OperationalError as error:
+        if "unable to open" not in str(error):
+            raise
+    return _connect(uri + "&immutable=1", timeout)
+
+
+def _connect(uri: str, timeout: float) -> sqlite3.Connection:
+    """A connection to `uri`, opened for sure (SQLite opens a file at its first query)."""
+    conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 class Store:
     """The event log of every campaign in one SQLite file."""
 
-    def __init__(self, path: str | Path, *, timeout: float = 30.0):
+    def __init__(self, path: str | Path, *, timeout: float = 30.0, readonly: bool = False):
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-        conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        # FULL: an acknowledged commit survives a power cut, not only a crash.
-        conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("PRAGMA foreign_keys = ON")
+        self.readonly = readonly
+        if readonly:
+            conn = _read_only(self.path, timeout)
+        else:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            # FULL: an acknowledged commit survives a power cut, not only a crash.
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
         self.db = sqlite_utils.Database(conn)
         self.conn = conn
         self._lock_fd: int | None = None
@@ -278,16 +314,22 @@ class Store:
 
     def _lock(self) -> int | None:
         """The lock file's descriptor (None for a database in memory)."""
+        if self.readonly:
+            raise ReadOnly(self.path)
         if self._lock_fd is None and self.path != ":memory:":
             self._lock_fd = os.open(self.path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)
         return self._lock_fd
 
     def _transaction(self, turn_held: bool = False) -> _Transaction:
         """A write transaction, on the writers' turn: committed if the block ends, else undone."""
+        if self.readonly:
+            raise ReadOnly(self.path)
         return _Transaction(self.conn, None if turn_held else self._writer())
 
     def init(self) -> None:
         """Create the tables, indexes and triggers if they are not there yet."""
+        if self.readonly:
+            raise ReadOnly(self.path)
         columns = {row[1] for row in self.conn.execute("PRAGMA table_info(snapshots)")}
         if columns and "digest" not in columns:
             # Snapshots of an older tracker, bound to nothing: a cache, so dropped.
@@ -544,6 +586,40 @@ class Store:
         rows = self._campaign_rows("AND f.campaign = ?", (campaign,))
         return rows[0] if rows else None
 
+    def campaign_page(
+        self, among: str, args: tuple, *, search: str = "", limit: int = 50, offset: int = 0
+    ) -> tuple[list[CampaignRow], int]:
+        """A page of the campaigns whose ids the query `among` gives (with `args`), those whose
+        name or id holds `search`, oldest first; and how many there are in all.
+
+        Reads each campaign's first event and its head, never the events between: a page
+        costs the same with thousands of campaigns of thousands of events."""
+        where, params = f"f.version = 1 AND f.campaign IN ({among})", list(args)
+        if search:
+            escaped = search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where += (
+                " AND (json_extract(f.data, '$.name') LIKE ? ESCAPE '\\'"
+                " OR f.campaign LIKE ? ESCAPE '\\')"
+            )
+            params += [f"%{escaped}%"] * 2
+        (total,) = self.conn.execute(
+            f"SELECT count(*) FROM events f WHERE {where}", params
+        ).fetchone()
+        rows = self.conn.execute(
+            f"""
+            SELECT f.campaign, json_extract(f.data, '$.system'), json_extract(f.data, '$.name'),
+                   f.recorded_at, h.version, h.hash
+            FROM events f JOIN events h ON h.campaign = f.campaign AND h.version = (
+                SELECT max(version) FROM events WHERE campaign = f.campaign)
+            WHERE {where} ORDER BY f.position LIMIT ? OFFSET ?
+            """,
+            [*params, limit, offset],
+        ).fetchall()
+        return [
+            CampaignRow(campaign, system or "?", name or campaign, version, head, started)
+            for campaign, system, name, started, version, head in rows
+        ], total
+
     def _campaign_rows(self, where: str, args: tuple) -> list[CampaignRow]:
         # The first event carries the campaign's content: SQLite reads the two fields it needs.
         rows = self.conn.execute(
@@ -607,7 +683,10 @@ class Store:
 
     def save_snapshots(self, campaign: str, fingerprint: str, states: list[tuple[int, str]]):
         """Keep folded states [(version, state_json)] of a campaign, in one transaction, each
-        bound to the hash of the event it was folded to."""
+        bound to the hash of the event it was folded to (none in a database opened read-only:
+        they are a cache)."""
+        if self.readonly:
+            return
         with self._transaction() as conn:
             rows = []
             for version, text in states:
@@ -653,6 +732,8 @@ class Store:
         )
 
     def drop_snapshot(self, campaign: str, fingerprint: str, version: int) -> None:
+        if self.readonly:
+            return
         self.conn.execute(
             "DELETE FROM snapshots WHERE campaign = ? AND fingerprint = ? AND version = ?",
             (campaign, fingerprint, version),

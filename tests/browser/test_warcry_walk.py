@@ -103,6 +103,13 @@ def test_a_new_user_runs_a_campaign_from_start_to_roster_sheet_and_audit(server,
     shot(page, "03-warband")
 
     page.click("text=Record a battle")
+    # The points picked are counted as fighters are ticked, against the muster limit.
+    total = page.locator("fieldset[data-muster] output[data-points-total]").first
+    expect(total).to_have_text("406")
+    page.uncheck("input[name=sides-0-fighters][value=ore]")
+    expect(total).to_have_text("303")
+    page.check("input[name=sides-0-fighters][value=ore]")
+    expect(total).to_have_text("406")
     page.check("input[name=sides-0-taken_down][value=rook]")
     page.check("input[name=sides-1-taken_down][value=hoot]")
     page.check("input[name=sides-1-taken_down][value=pale]")
@@ -143,8 +150,13 @@ def test_the_sample_campaigns_are_served_on_a_new_database(server, page, shot):
     page.goto(server + "/")
     expect(page.locator("table.list")).to_contain_text("The Ember Crown (sample)")
     page.click("text=The Ember Crown (sample)")
-    expect(page.locator(".quest-map svg.horizontal")).to_be_visible()
+    # The sample's warbands are on two quests: a map for each.
+    expect(page.locator(".quest-map")).to_have_count(2)
+    expect(page.locator(".quest-map svg.horizontal").first).to_be_visible()
     page.set_viewport_size({"width": 390, "height": 844})
-    expect(page.locator(".quest-map svg.vertical")).to_be_visible()
-    expect(page.locator(".quest-map svg.horizontal")).to_be_hidden()
+    expect(page.locator(".quest-map svg.vertical").first).to_be_visible()
+    expect(page.locator(".quest-map svg.horizontal").first).to_be_hidden()
     shot(page, "11-sample-on-a-phone")
+    page.goto(page.url.rstrip("/") + "/chronicle")
+    expect(page.locator(".story-chart > svg").first).to_be_visible()
+    shot(page, "12-chronicle-on-a-phone")

@@ -148,7 +148,7 @@ def test_the_state_at_an_earlier_version_is_the_log_folded_that_far(sample):
     then = sample.state(CAMPAIGN, at=30)
     assert then.version == 30 and now.version > 30
     assert then.head == sample.store.event(CAMPAIGN, 30).hash
-    assert len(then.state["battles"]) == 1 and len(now.state["battles"]) == 9
+    assert len(then.state["battles"]) == 1 and len(now.state["battles"]) == 12
     with pytest.raises(NotFound, match="has events 1 to"):
         sample.state(CAMPAIGN, at=now.version + 1)
 

@@ -43,21 +43,23 @@ def test_the_dashboard_shows_each_warbands_glory_territories_fighters_and_map_po
     client, sample
 ):
     body = text(client.get(f"/c/{sample}/"))
-    assert "Ironjaws" in body and "33" in body and "The Sunken Mill" in body
-    assert "10: Last Light Bastion" in body and "8: Glasswind Steppe" in body
-    assert "Step 2 of battle b9" in body
+    assert "Ironjaws" in body and "50" in body and "The Sunken Mill" in body
+    assert "2: Eelmarsh Causeway" in body and "11: Caldera Road" in body
+    assert "Step 2 of battle b12" in body
 
 
 def test_the_dashboard_draws_the_quest_map_with_each_warbands_marker(client, sample):
     html = client.get(f"/c/{sample}/").get_data(as_text=True)
-    assert html.count('class="point ') == 24  # drawn across for wide screens, down for phones
-    assert "<title>Ironjaws: Last Light Bastion</title>" in html
-    assert "<title>Crowmarch: Glasswind Steppe</title>" in html
+    # Each quest a warband is on, drawn across for wide screens, down for phones: Ironjaws
+    # are on their second quest.
+    assert html.count('class="point ') == 2 * 24
+    assert "<title>Ironjaws: Eelmarsh Causeway</title>" in html
+    assert "<title>Crowmarch: Caldera Road</title>" in html
 
 
 def test_the_dashboard_tells_the_latest_events_in_words(client, sample):
     body = text(client.get(f"/c/{sample}/"))
-    assert "Ironjaws searched the battlefield: 11, found nothing" in body
+    assert "The Stormglass Vial of Ironjaws' Grenn the Hook held: roll 5" in body
 
 
 def test_every_campaign_page_shows_the_head_hash(client, sample, svc):
@@ -362,7 +364,7 @@ def test_the_roster_sheet_is_printable_and_names_its_event_and_hash(client, samp
     page = client.get(f"/c/{sample}/roster?warband=ironjaws")
     html, body = page.get_data(as_text=True), text(page)
     assert 'media="print"' in html and "@page { size: A4" in html
-    assert "Cinderborn Reavers" in body and "The Ember Crown (ember)" in body
+    assert "Cinderborn Reavers" in body and "The Drowned Bell (ember)" in body
     assert "Ember-Tongued" in body and "Shard of the Crown" in body and "Whetted Hook" in body
     assert "Dead and removed" in body and "Brannoc dead" in body and "Maw dead" in body
     version_now, head = svc.store.head(sample)
@@ -642,3 +644,138 @@ def test_the_dice_page_lists_the_latest_rolls_and_counts_them_all(client, sample
     listed = re.findall(r'<tr><td><a href="[^"]*#e(\d+)">', html)
     assert [int(v) for v in listed] == [roll[0] for roll in total.rolls]
     svc.cache.tallies.clear()
+
+
+# -- Warcry: factions, mustering, convergence, the story --------------------------------------
+
+
+def test_a_warband_founded_from_a_faction_adds_fighters_from_its_profiles_on_the_forms(
+    client, two, svc
+):
+    page = client.get("/c/c/").get_data(as_text=True)
+    assert (
+        '<datalist id="warcry-factions">' in page and '<option value="Cinderborn Reavers">' in page
+    )
+    client.post(
+        "/c/c/",
+        data=form(
+            "WarbandFounded",
+            version(svc),
+            warband="reav",
+            name="Reavers",
+            player="Dana",
+            faction="Cinderborn Reavers",
+        ),
+    )
+    url = "/c/c/warband?warband=reav"
+    assert "Soot Brute: ember, brute, 120 points" in text(client.get(url))
+    page = client.post(
+        url,
+        data={
+            **form("FighterAdded", version(svc), warband="reav", fighter="hask", name="Hask"),
+            "form_id": "add-profile",
+            "profile": "soot-brute",
+        },
+    )
+    assert page.status_code == 302
+    hask = svc.state("c").state["warbands"]["reav"]["fighters"]["hask"]
+    assert hask["points"] == 120 and hask["runemarks"] == ["ember", "brute", "cinderborn"]
+
+
+def test_the_battle_form_shows_each_fighters_points_against_the_muster_limit(client, sample):
+    html = client.get(f"/c/{sample}/battle-new").get_data(as_text=True)
+    body = text(client.get(f"/c/{sample}/battle-new"))
+    assert 'data-points="220"' in html and 'data-muster="1050"' in html
+    assert "Musters at most 15 fighters and 1050 points (1000, +50 for 1 territory)" in body
+    assert "The whole roster: 9 fighters, 1100 points." in body
+
+
+def test_a_battle_over_the_points_limit_is_refused_on_the_form_in_words(client, two, svc):
+    svc.append(
+        "c",
+        [
+            {
+                "type": "FighterAdded",
+                "data": {
+                    "warband": "iron",
+                    "fighter": "giant",
+                    "name": "Giant",
+                    "runemarks": ["ember"],
+                    "points": 700,
+                },
+            }
+        ],
+        version(svc),
+    )
+    data = battle_form(svc)
+    data["sides-0-fighters"] = ["iron-0", "iron-1", "iron-2", "iron-3", "giant"]
+    page = client.post("/c/c/battle-new", data=data)
+    assert page.status_code == 422
+    assert "a warband musters at most 1000 points for this battle (Ironjaws fielded 1100)" in text(
+        page
+    )
+
+
+def test_the_wizard_lets_a_warband_leave_step_five_without_searching(client, two, svc):
+    client.post("/c/c/battle-new", data=battle_form(svc))
+    url = "/c/c/wizard?warband=iron"
+    client.post(url, data=form("AftermathStepCompleted", version(svc), warband="iron", step="1"))
+    for fid in ("iron-0", "iron-1", "iron-2", "iron-3"):
+        client.post(
+            url,
+            data=form(
+                "DestinyRolled",
+                version(svc),
+                warband="iron",
+                fighter=fid,
+                dice="1",
+                **{"dice-mode": "table"},
+            ),
+        )
+    client.post(url, data=form("AftermathStepCompleted", version(svc), warband="iron", step="4"))
+    assert "Finish the search without searching and move on the map" in text(client.get(url))
+    page = client.post(
+        url, data=form("AftermathStepCompleted", version(svc), warband="iron", step="5")
+    )
+    assert page.status_code == 302
+    assert svc.state("c").state["warbands"]["iron"]["map_position"] == 1
+
+
+def test_the_dashboard_shows_each_warbands_record_and_quests_completed(client, sample):
+    body = text(client.get(f"/c/{sample}/"))
+    assert "Played (won, drawn, lost)" in body and "Quests completed" in body
+    assert "12 (6, 2, 4)" in body and "1 (The Ember Crown)" in body
+
+
+def test_the_chronicle_tells_each_battle_and_draws_glory_and_territories(client, sample):
+    page = client.get(f"/c/{sample}/chronicle")
+    html, body = page.get_data(as_text=True), text(page)
+    assert page.status_code == 200
+    assert html.count("<svg viewBox=") == 2 and html.count("<polyline") == 4
+    assert "<title>Ironjaws after battle b12: 50 glory, 1 territory</title>" in html
+    assert "Battle b4: The Crossing of Knives" in body
+    assert "where both stood on their convergence point, both Aspirants" in body
+    assert (
+        "at Crowmarch's convergence point, Crowmarch the Aspirant and Ironjaws the Adversary"
+        in body
+    )
+    assert "The Crowmarch came out of the reeds too early." in body
+    assert "Quest complete: The Ember Crown is claimed" in body
+
+
+def test_the_chronicle_prints_as_a_pdf(client, sample):
+    page = client.get(f"/c/{sample}/pdf/chronicle")
+    assert page.status_code == 200 and page.mimetype == "application/pdf"
+
+
+def test_the_warband_page_shows_each_fighters_career(client, sample):
+    body = text(client.get(f"/c/{sample}/warband?warband=ironjaws"))
+    assert "Careers" in body and "12 battles: 6 won, 2 drawn, 4 lost" in body
+    assert "Varka Ironjaw" in body and "Cinder Blade, Bone Knuckles, Shard of the Crown" in body
+
+
+def test_a_battle_report_names_its_scenario_notes_aspirant_and_adversary(client, sample):
+    body = text(client.get(f"/c/{sample}/battle?battle=b5"))
+    assert "Battle b5: Second Crossing" in body
+    assert "(Crowmarch the Aspirant, Ironjaws the Adversary)" in body
+    assert "The Adversary's search" in body

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from datetime import timedelta
-from pathlib import Path
 
 from flask import Flask, g, render_template, request
 
@@ -16,8 +15,8 @@ from tracker.web.context import Sessions, csrf, current_user, state_cache
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(
         __name__,
-        template_folder=str(config.ROOT / "templates"),
-        static_folder=str(Path(__file__).parent / "static"),
+        template_folder=str(config.TEMPLATES),
+        static_folder=str(config.STATIC),
     )
     app.config.from_mapping(
         DATABASE=config.db_path(),

@@ -45,7 +45,6 @@ from tracker.web.context import (
     policy,
     reader_view,
     service,
-    visible_campaigns,
 )
 from tracker.web.forms import form_data
 
@@ -108,11 +107,54 @@ def local(url: str | None) -> str | None:
 # -- campaigns ----------------------------------------------------------------------------
 
 
+# Campaigns on a page of the front page's lists.
+LIST_PAGE = 50
+
+
+def campaign_lists() -> list[dict]:
+    """The front page's lists: the visitor's own campaigns, then the samples and the other
+    public ones; each a page of LIST_PAGE (?mine=N, ?page=N), searched by name with ?q=."""
+    search = _search()
+    user, access = current_user(), accounts()
+    lists = []
+    if user is not None:
+        lists.append(("mine", "Your campaigns", access.member_of_query(user)))
+    lists.append(("page", "Samples and public campaigns", access.public_query(user)))
+    out = []
+    for key, title, (among, args) in lists:
+        number = max(request.args.get(key, 1, type=int), 1)
+        rows, total = service().store.campaign_page(
+            among, args, search=search, limit=LIST_PAGE, offset=(number - 1) * LIST_PAGE
+        )
+        pages = max(1, -(-total // LIST_PAGE))
+
+        def at(n, key=key):
+            return url_for("pages.campaigns", **{**request.args, key: n})
+
+        out.append(
+            {
+                "key": key,
+                "title": title,
+                "rows": rows,
+                "total": total,
+                "number": number,
+                "pages": pages,
+                "earlier": at(number - 1) if 1 < number <= pages + 1 else None,
+                "later": at(number + 1) if number < pages else None,
+            }
+        )
+    return out
+
+
 @bp.get("/")
 def campaigns():
     return render_template(
-        "campaigns.html", campaigns=visible_campaigns(), systems=systems.registry()
+        "campaigns.html", lists=campaign_lists(), systems=systems.registry(), search=_search()
     )
+
+
+def _search() -> str:
+    return request.args.get("q", "").strip()[:120]
 
 
 @bp.post("/campaigns")
@@ -148,7 +190,8 @@ def start_campaign():
         return redirect(url_for("pages.dashboard", cid=campaign))
     return render_template(
         "campaigns.html",
-        campaigns=visible_campaigns(),
+        lists=campaign_lists(),
+        search=_search(),
         systems=systems.registry(),
         start_errors=errors,
         start_message=message,
@@ -292,6 +335,42 @@ def record(cid: str, page: str):
     entry = svc.recent(cid, 1, result.last_version)[0]
     flash(f"Recorded: {entry.words}.")
     return redirect(local(form.get("next")) or request.full_path.rstrip("?"))
+
+
+# -- play on: a campaign of one's own, copied from any one may read -------------------------
+
+
+@bp.route("/c/<cid>/play-on", methods=["GET", "POST"])
+def play_on(cid):
+    """A signed-in reader branches a new campaign of its own from this one, up to an event."""
+    user = policy().require_user("play on from a campaign")
+    ctx = context(cid)
+    form = request.form if request.method == "POST" else request.args
+    upto = form.get("upto", "").strip() or str(ctx["view"].version)
+    name = form.get("name", "").strip() or f"{ctx['view'].name}, played on"
+    campaign = form.get("campaign", "").strip() or slug(name)
+    if not form.get("campaign", "").strip() and service().store.exists(campaign):
+        campaign = slug(f"{user.name} {name}")  # another reader played on under this name
+    chosen = {"upto": upto, "name": name, "campaign": campaign}
+    if request.method == "GET":
+        return render_template("play_on.html", page="play-on", chosen=chosen, **ctx)
+    try:
+        if not upto.isdigit():
+            raise InvalidEvent(f"play on from an event number, not {upto!r}")
+        service().branch(cid, int(upto), campaign, name, actor=actor(), visible=reader_view(cid))
+    except Conflict:
+        message = f"there is already a campaign {campaign!r}: choose another short id"
+    except TrackerError as error:
+        message = error.message
+    else:
+        accounts().add_member(campaign, user, "organiser")
+        flash(
+            f"{name!r} plays on from event {upto} of {ctx['view'].name!r}: it is yours to record."
+        )
+        return redirect(url_for("pages.dashboard", cid=campaign))
+    return render_template(
+        "play_on.html", page="play-on", chosen=chosen, problem=message, **ctx
+    ), 422
 
 
 # -- members: invitations and who may see the campaign ---------------------------------------

@@ -61,7 +61,7 @@ def test_every_test_the_table_names_exists_in_its_file():
     assert not missing, "the table names tests that do not exist: " + "; ".join(missing)
 
 
-@pytest.mark.parametrize("filename", ["test_rules.py", "test_rules_more.py"])
+@pytest.mark.parametrize("filename", ["test_rules.py", "test_rules_more.py", "test_campaign.py"])
 def test_every_rule_test_is_listed_in_the_table(filename):
     listed = {name for _, refs in table_rows() for f, name in refs if f == filename}
     unlisted = sorted(defined_tests(filename) - listed)

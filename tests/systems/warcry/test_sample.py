@@ -210,3 +210,88 @@ def test_the_sample_has_a_voided_event_with_its_reason(sample):
     state = sample[1].state
     fighter_ = state["warbands"][slip.data["warband"]]["fighters"][slip.data["fighter"]]
     assert fighter_["added"] != slip.version
+
+
+# Every Warcry event type, as the audit log tells the first of it in the sample.
+SAID = {
+    "WarbandFounded": "Alice founded Ironjaws, a warband of the Cinderborn Reavers",
+    "FighterAdded": "Varka Ironjaw joined Ironjaws as its leader (220 points)",
+    "FighterRemoved": "Dusk left Crowmarch: retired to the rookery",
+    "ReinforcementsBought": (
+        "Crowmarch bought 20 points of reinforcements for 2 glory, to muster against Ironjaws"
+    ),
+    "BattleFought": (
+        "Battle b1 (Ambush at Blackwater Ford): Ironjaws against Crowmarch, Ironjaws won"
+    ),
+    "TerritoryConquered": "Ironjaws conquered The Sunken Mill for 10 glory",
+    "AftermathStepCompleted": "Ironjaws completed step 1 (earning and spending glory)",
+    "InjuryRolled": "Ironjaws' Brannoc was slain: injury roll 1+1",
+    "DestinyRolled": (
+        "Ironjaws' Varka Ironjaw caught the gods' eye and gained a destiny level: destiny roll 6"
+    ),
+    "SearchRolled": "Ironjaws searched the battlefield and found nothing: search roll 13",
+    "ArtefactGiven": "Crowmarch gave the Flask of Red Brine to Threnody",
+    "PerishableRolled": "The Moth-Glass Charm of Ironjaws' Grenn the Hook held: roll 5",
+    "ArtefactUsed": "Crowmarch's Threnody used up the Flask of Red Brine",
+    "ArtefactDiscarded": (
+        "Crowmarch's Ilse Quill discarded the lesser artefact Rune-Scratched Buckler"
+    ),
+    "ArtefactPassed": (
+        "Ironjaws' Varka Ironjaw passed the Cinder Blade to Odo Cinderhand to make room for "
+        "a new one"
+    ),
+    "ArtefactOfPowerGained": "Ironjaws' Varka Ironjaw gained the artefact of power Cinder Blade",
+    "CommandTraitGained": "Ironjaws gained the command trait Ember-Tongued: given to its leader",
+    "QuestBegun": (
+        "Ironjaws began the quest The Drowned Bell, back at its start (1 quest completed)"
+    ),
+}
+
+
+def test_every_warcry_event_reads_in_the_audit_log_as_a_sentence_a_player_would_say(sample):
+    history = sample[2]
+    first = {}
+    for entry in history:
+        if entry.voided_by is None and entry.event.type in system.events:
+            first.setdefault(entry.event.type, entry.words)
+            words = entry.words
+            assert words != entry.event.type and words[0].isupper(), words
+            assert "None" not in words and "  " not in words and not words.endswith(":"), words
+    assert first == SAID
+
+
+def test_the_sample_uses_factions_profiles_and_a_custom_fighter(state):
+    iron, crow = state["warbands"]["ironjaws"], state["warbands"]["crowmarch"]
+    assert iron["faction_id"] == "cinderborn-reavers" and crow["faction_id"] == "gloamfeather-court"
+    fighters = [f for wb in (iron, crow) for f in wb["fighters"].values()]
+    assert any(f["profile"] for f in fighters) and any(not f["profile"] for f in fighters)
+
+
+def test_the_sample_musters_within_its_limit_and_buys_reinforcements(sample, state):
+    history = sample[2]
+    assert any(e.event.type == "ReinforcementsBought" for e in history)
+    left_home = [
+        (battle["id"], wid)
+        for battle in state["battles"]
+        for wid in battle["warbands"]
+        if len(battle["sides"][wid]["fighters"]) < len(state["warbands"][wid]["active"])
+    ]
+    assert left_home  # a warband outgrew the points limit and left fighters at home
+
+
+def test_the_sample_has_a_convergence_fought_by_an_aspirant_and_an_adversary(state):
+    fought = [b for b in state["battles"] if len(b["convergence"]) == 1 and b["adversary"]]
+    assert fought
+    searches = [
+        s
+        for b in fought
+        for s in system.report(state, b, b["adversary"])["searches"]
+        if s["adversary"]
+    ]
+    assert searches  # the Adversary searched once more
+
+
+def test_the_sample_has_a_finished_quest_and_a_second_begun(state):
+    iron = state["warbands"]["ironjaws"]
+    assert iron["quests_completed"] == ["ember-crown"] and iron["quest"] == "drowned-bell"
+    assert any(r["quest_reward"] for _, _, r in reports(state))

@@ -20,6 +20,7 @@ STEP_OF = {
     "SearchRolled": 5,
     "ArtefactGiven": 5,
     "PerishableRolled": 5,
+    "ArtefactPassed": 7,
     "ArtefactOfPowerGained": 7,
     "CommandTraitGained": 7,
 }
@@ -34,6 +35,9 @@ KEPT_BATTLES = 16
 # The same for each warband's glory ledger: its latest lines; earlier ones are read as of an
 # earlier event (every line names its event).
 KEPT_LEDGER = 40
+# The points of each warband's glory and territories after its battles (the campaign's
+# picture): past this many, the older ones are thinned.
+KEPT_STORY = 120
 
 
 def possessive(name: str) -> str:
@@ -78,7 +82,8 @@ class Warcry(GameSystem):
         settings = dict(settings)
         if "content" not in settings:
             content = self._pack(settings.get("pack") or "sample")
-            settings["content"] = {k: content[k] for k in ("lesser_artefacts", "quests")}
+            keys = ("lesser_artefacts", "quests", "factions")
+            settings["content"] = {k: content[k] for k in keys if k in content}
             settings.setdefault("pack", content.get("id", "sample"))
             if not settings.get("quest"):
                 settings["quest"] = next(iter(content["quests"]))
@@ -141,6 +146,7 @@ class Warcry(GameSystem):
         saved_report = {key: list(v) if isinstance(v, list) else v for key, v in report.items()}
         saved = {key: wb[key] for key in ("map_position", "quest_complete", "glory", "aftermath")}
         ledger = list(wb["ledger"])  # kept short: a few dozen lines
+        story = list(wb["story"])  # and this, a hundred points at most
         filed = self.battle(state, am["battle"])["aftermath"]  # where `_finish` files the report
 
         def undo():
@@ -151,6 +157,7 @@ class Warcry(GameSystem):
             report.update(saved_report)
             wb.update(saved)
             wb["ledger"][:] = ledger
+            wb["story"][:] = story
 
         return undo
 
@@ -169,6 +176,23 @@ class Warcry(GameSystem):
         if active and fighter["status"] != "active":
             raise RuleViolation(f"{fighter['name']} of {wb['name']} is {fighter['status']}")
         return fighter
+
+    def faction(self, state, name) -> tuple[str | None, dict | None]:
+        """The content's faction named by its id or its name (whatever the case), or
+        (None, None) for a faction of the group's own, without profiles."""
+        factions = state["content"].get("factions") or {}
+        if name in factions:
+            return name, factions[name]
+        wanted = t.mark(name)
+        for fid, faction in factions.items():
+            if t.mark(faction["name"]) == wanted:
+                return fid, faction
+        return None, None
+
+    def profiles(self, state, wb) -> dict:
+        """The fighter profiles a warband adds fighters from: its faction's."""
+        faction = (state["content"].get("factions") or {}).get(wb.get("faction_id"))
+        return faction["profiles"] if faction else {}
 
     def _quest(self, state, wb) -> dict:
         return state["content"]["quests"][wb["quest"]]
@@ -228,6 +252,20 @@ class Warcry(GameSystem):
         am = wb["aftermath"]
         self.battle(state, am["battle"])["aftermath"][wb["id"]] = am["report"]
         wb["aftermath"] = None
+        story = wb["story"]
+        story.append(
+            {
+                "battle": am["battle"],
+                "n": wb["battles"],
+                "glory": wb["glory"],
+                "territories": len(wb["territories"]),
+            }
+        )
+        if len(story) > KEPT_STORY:
+            # The picture keeps the whole campaign at a coarser grain: every other one of the
+            # older points goes, the latest stay.
+            keep = KEPT_STORY // 2
+            story[:] = story[:-keep:2] + story[-keep:]
 
     def report(self, state, battle, wid) -> dict:
         """A warband's part of a battle's report, finished or still under way."""
@@ -282,9 +320,8 @@ class Warcry(GameSystem):
                     f"{t.MIN_FIGHTERS}"
                 ]
         if step == 5:
+            # The search itself is not owed: a warband *may* search ("Both players may try").
             out = []
-            if not am["searched"]:
-                out.append("the search of the battlefield")
             for artefact in am["found"]:
                 out.append(f"giving the {artefact['name']} to a fighter")
             if am["perishable"]:
@@ -306,7 +343,7 @@ class Warcry(GameSystem):
         if step == 4:
             return len(self._active(wb)) < t.MIN_FIGHTERS
         if step == 5:
-            return not am["searched"] or bool(am["found"]) or bool(am["perishable"])
+            return bool(am["found"]) or bool(am["perishable"])
         return False
 
     def _advance(self, state, wb, step, what, version):
@@ -417,11 +454,14 @@ class Warcry(GameSystem):
             raise RuleViolation(
                 f"there is no quest {quest!r} in this campaign (there are: {', '.join(quests)})"
             )
+        faction_id, faction = self.faction(state, data["faction"])
         state["warbands"][wid] = {
             "id": wid,
             "name": data["name"],
             "player": data["player"],
-            "faction": data["faction"],
+            "faction": faction["name"] if faction else data["faction"],
+            "faction_id": faction_id,
+            "faction_runemark": faction.get("runemark") if faction else None,
             "quest": quest,
             "runemark": quests[quest]["runemark"],
             "glory": 0,
@@ -438,6 +478,11 @@ class Warcry(GameSystem):
             "lost": [],
             "battles": 0,
             "wins": 0,
+            "draws": 0,
+            "losses": 0,
+            "reinforcements": None,
+            # Glory and territories after each battle's aftermath: the campaign's picture.
+            "story": [],
             "founded": version,
         }
 
@@ -448,30 +493,27 @@ class Warcry(GameSystem):
             self._advance(state, wb, 4, lambda: f"adding {name}", version)
         if fid in wb["fighters"]:
             raise RuleViolation(f"{wb['name']} already has a fighter {fid!r}")
-        runemarks = list(dict.fromkeys(data["runemarks"]))
-        if data["faction"] and data["faction"] != wb["faction"]:
-            raise RuleViolation(
-                f"every fighter of {wb['name']} belongs to the "
-                f"{wb['faction']} faction, not {data['faction']}"
-            )
-        if wb["runemark"] not in runemarks:
+        if data["faction"]:
+            self._same_faction(state, wb, data["faction"])
+        runemarks, points, leader = self._recruit(state, wb, data)
+        if not t.bears(runemarks, wb["runemark"]):
             raise RuleViolation(
                 f"every fighter bears the runemark of the warband's quest "
                 f"({wb['runemark']}); {name} does not"
             )
-        if t.LEADER_RUNEMARK in runemarks and not data["leader"]:
+        if t.bears(runemarks, t.LEADER_RUNEMARK) and not leader:
             raise RuleViolation(
                 f"the fighter who bears the leader runemark is the leader; "
                 f"add {name} as the leader or without that runemark"
             )
-        if data["leader"]:
-            leader = self._leader(wb)
-            if leader:
+        if leader:
+            current = self._leader(wb)
+            if current:
                 raise RuleViolation(
                     f"at most one fighter bears the leader runemark: "
-                    f"{wb['name']} already has {wb['fighters'][leader]['name']}"
+                    f"{wb['name']} already has {wb['fighters'][current]['name']}"
                 )
-            if t.LEADER_RUNEMARK not in runemarks:
+            if not t.bears(runemarks, t.LEADER_RUNEMARK):
                 runemarks.insert(0, t.LEADER_RUNEMARK)
         count = len(self._active(wb))
         if count >= t.MAX_FIGHTERS:
@@ -482,8 +524,9 @@ class Warcry(GameSystem):
         wb["fighters"][fid] = {
             "name": name,
             "runemarks": runemarks,
-            "leader": data["leader"],
-            "points": data["points"],
+            "leader": leader,
+            "points": points,
+            "profile": data["profile"],
             "destiny": 0,
             "status": "active",
             "lesser_artefact": None,
@@ -491,10 +534,67 @@ class Warcry(GameSystem):
             "command_trait": None,
             "favoured": False,
             "added": version,
+            "dropped": None,  # the name of the artefact it last used up, discarded or lost
+            "career": {
+                "battles": 0,
+                "taken_down": 0,
+                "favour_lost": 0,
+                "destiny_gained": 0,
+                "finds": [],
+            },
         }
         wb["active"].append(fid)
         if wb["aftermath"] is not None:
             self._report(state, wb)["fighters_added"].append(fid)
+
+    def _same_faction(self, state, wb, given):
+        named = self.faction(state, given)[0]
+        if wb["faction_id"]:
+            same = named == wb["faction_id"]
+        else:
+            same = named is None and t.mark(given) == t.mark(wb["faction"])
+        if not same:
+            raise RuleViolation(
+                f"every fighter of {wb['name']} belongs to the {wb['faction']} faction, not {given}"
+            )
+
+    def _recruit(self, state, wb, data) -> tuple[list[str], int, bool]:
+        """A new fighter's runemarks, points and leadership: from its faction's profile, or
+        as typed for a custom fighter. A fighter of a faction of the content bears the
+        faction's runemark."""
+        name, profile_id = data["name"], data["profile"]
+        if profile_id is not None:
+            profiles = self.profiles(state, wb)
+            profile = profiles.get(profile_id)
+            if profile is None:
+                known = ", ".join(p["name"] for p in profiles.values()) or "none"
+                raise RuleViolation(
+                    f"the {wb['faction']} faction has no fighter profile {profile_id!r} "
+                    f"(its profiles: {known})"
+                )
+            if data["runemarks"] is not None or data["points"] is not None:
+                raise RuleViolation(
+                    f"{name} comes from the {profile['name']} profile, which gives its "
+                    f"runemarks and points: leave them out, or add a custom fighter"
+                )
+            runemarks, points = list(profile["runemarks"]), profile["points"]
+            if data["leader"] and not t.bears(runemarks, t.LEADER_RUNEMARK):
+                raise RuleViolation(
+                    f"the leader comes from a profile bearing the leader runemark, and the "
+                    f"{profile['name']} profile does not"
+                )
+            leader = data["leader"] or t.bears(runemarks, t.LEADER_RUNEMARK)
+        else:
+            if data["runemarks"] is None or data["points"] is None:
+                raise RuleViolation(
+                    f"a custom fighter needs its runemarks and points ({name} lacks "
+                    f"{'its runemarks' if data['runemarks'] is None else 'its points'}); "
+                    f"or add it from a profile of its faction"
+                )
+            runemarks, points, leader = list(data["runemarks"]), data["points"], data["leader"]
+        if wb.get("faction_runemark"):
+            runemarks.append(wb["faction_runemark"])
+        return t.unique_marks(runemarks), points, leader
 
     def _on_FighterRemoved(self, state, data, version, wb):
         wb = wb or self._warband(state, data["warband"])
@@ -570,16 +670,11 @@ class Warcry(GameSystem):
         winner = data["winner"]
         if winner is not None and winner not in ids:
             raise RuleViolation(f"the winner must be one of the two warbands, not {winner!r}")
-        convergence = data["convergence"]
-        for wid in convergence:
-            if wid not in ids:
-                raise RuleViolation(f"{wid!r} did not fight in this battle")
-            wb = warbands[wid]
-            point = self._quest(state, wb)["map"][wb["map_position"]]
-            if point["kind"] != "convergence" or wb["quest_complete"]:
-                raise RuleViolation(
-                    f"{wb['name']} is at {point['name']}, not at a convergence point"
-                )
+        convergence = self._convergence(state, (wb0, wb1), data["convergence"])
+        adversary = None
+        if len(convergence) == 1:
+            adversary = ids[1] if convergence[0] == ids[0] else ids[0]
+        self._muster(state, (wb0, wb1), (side0, side1))
 
         glory, reports = {}, {}
         battle = {
@@ -588,6 +683,9 @@ class Warcry(GameSystem):
             "warbands": ids,
             "winner": winner,
             "convergence": convergence,
+            "adversary": adversary,
+            "scenario": data["scenario"],
+            "notes": data["notes"],
             "sides": {
                 ids[0]: {"fighters": side0["fighters"], "taken_down": side0["taken_down"]},
                 ids[1]: {"fighters": side1["fighters"], "taken_down": side1["taken_down"]},
@@ -600,7 +698,7 @@ class Warcry(GameSystem):
             (ids[0], wb0, side0, wb1, side1, leaders[1]),
             (ids[1], wb1, side1, wb0, side0, leaders[0]),
         ):
-            fighters, fielded, taken = wb["fighters"], side["fighters"], side["taken_down"]
+            fielded, taken = side["fighters"], side["taken_down"]
             enemy_taken = enemy_side["taken_down"]
             lines = t.battle_glory(
                 won=winner == wid,
@@ -613,12 +711,7 @@ class Warcry(GameSystem):
             for amount, cause in lines:  # the battle's list and the warband's ledger
                 lines_out.append({"amount": amount, "cause": cause})
                 glory_line(wb, amount, f"{cause} (battle {bid})", version)
-            wb["battles"] += 1
-            wb["wins"] += winner == wid
-            destiny = []
-            for fid in fielded:
-                if fid not in taken and fighters[fid]["destiny"] < max_destiny:
-                    destiny.append(fid)
+            destiny = self._fought(wb, winner, enemy["id"], fielded, taken, max_destiny)
             wb["aftermath"] = {
                 "battle": bid,
                 "step": 1,
@@ -627,9 +720,12 @@ class Warcry(GameSystem):
                 "destiny": destiny,
                 "searched": False,
                 "extra_searched": False,
+                # The Adversary of a convergence battle may search once more, for nothing.
+                "adversary_search": wid == adversary,
                 "found": [],
                 "perishable": [],
                 "reward": None,
+                "room_for": None,
                 "lost_at_convergence": (
                     wid in convergence and winner is not None and winner != wid
                 ),
@@ -652,6 +748,109 @@ class Warcry(GameSystem):
         state["battle_ids"][bid] = None
         if len(state["battles"]) > 2 * KEPT_BATTLES:
             self._archive(state, version)
+
+    def _fought(self, wb, winner, enemy_id, fielded, taken, max_destiny) -> list[str]:
+        """A battle in the warband's record and its fighters' careers; the fighters who owe
+        a destiny roll (those left standing, below the highest destiny)."""
+        wb["battles"] += 1
+        if winner is None:
+            wb["draws"] += 1
+        elif winner == wb["id"]:
+            wb["wins"] += 1
+        else:
+            wb["losses"] += 1
+        reinforcements = wb["reinforcements"]
+        if reinforcements is not None and reinforcements["against"] == enemy_id:
+            wb["reinforcements"] = None  # spent on this battle
+        fighters, destiny = wb["fighters"], []
+        for fid in fielded:
+            fighter = fighters[fid]
+            career = fighter["career"]
+            career["battles"] += 1
+            if fid in taken:
+                career["taken_down"] += 1
+            elif fighter["destiny"] < max_destiny:
+                destiny.append(fid)
+        return destiny
+
+    def convergence_point(self, state, wb) -> dict | None:
+        """The convergence point the warband stands on, or None."""
+        if wb["quest_complete"]:
+            return None
+        point = self._quest(state, wb)["map"][wb["map_position"]]
+        return point if point["kind"] == "convergence" else None
+
+    def _convergence(self, state, wbs, named) -> list[str]:
+        """Whose convergence battle a battle is, from where the warbands stand.
+
+        A warband on a convergence point fights its convergence battle, as the Aspirant, and
+        its opponent is the Adversary. When both stand on one, both are Aspirants, unless
+        the event names one of them (the winner of a roll-off for whose battle it is).
+        """
+        at = [wb["id"] for wb in wbs if self.convergence_point(state, wb) is not None]
+        for wid in named:
+            if wid not in (wbs[0]["id"], wbs[1]["id"]):
+                raise RuleViolation(f"{wid!r} did not fight in this battle")
+            if wid not in at:
+                wb = state["warbands"][wid]
+                point = self._quest(state, wb)["map"][wb["map_position"]]
+                raise RuleViolation(
+                    f"{wb['name']} is at {point['name']}, not at a convergence point"
+                )
+        if len(at) < 2 or not named:
+            return at
+        return [wid for wid in at if wid in named]
+
+    def muster_limit(self, state, wb, enemy_id=None) -> int:
+        """The points the warband may field: 1000, its territories' bonus, and the
+        reinforcements it bought for a battle against `enemy_id`."""
+        bought = wb["reinforcements"]
+        extra = bought["points"] if bought and bought["against"] == enemy_id else 0
+        return t.muster_limit(len(wb["territories"]), extra)
+
+    def _muster(self, state, wbs, sides):
+        for wb, side, enemy in ((wbs[0], sides[0], wbs[1]), (wbs[1], sides[1], wbs[0])):
+            fighters = wb["fighters"]
+            points = 0
+            for fid in side["fighters"]:
+                points += fighters[fid]["points"] or 0
+            limit = self.muster_limit(state, wb, enemy["id"])
+            if points > limit:
+                raise RuleViolation(
+                    f"a warband musters at most {limit} points for this battle "
+                    f"({wb['name']} fielded {points})"
+                )
+
+    def _on_ReinforcementsBought(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
+        enemy = self._warband(state, data["against"])
+        points = data["points"]
+        if enemy is wb:
+            raise RuleViolation("a warband buys reinforcements against another warband")
+        if wb["aftermath"] is not None:
+            raise RuleViolation(
+                f"reinforcements are bought before mustering for a battle, and {wb['name']} "
+                f"is in the aftermath of battle {wb['aftermath']['battle']}"
+            )
+        if len(wb["territories"]) >= len(enemy["territories"]):
+            raise RuleViolation(
+                f"only the warband with fewer territories buys reinforcements: "
+                f"{wb['name']} holds {len(wb['territories'])} and {enemy['name']} "
+                f"{len(enemy['territories'])}"
+            )
+        rate = t.REINFORCEMENT_POINTS_PER_GLORY
+        if points % rate:
+            raise RuleViolation(f"reinforcements come {rate} points for each glory")
+        if wb["reinforcements"] is not None:
+            raise RuleViolation(
+                f"{wb['name']} has already bought reinforcements for its next battle"
+            )
+        cost = points // rate
+        self._spend(wb, cost, f"{points} points of reinforcements")
+        wb["reinforcements"] = {"against": enemy["id"], "points": points, "version": version}
+        self._glory(
+            wb, -cost, f"bought {points} points of reinforcements against {enemy['name']}", version
+        )
 
     def _on_TerritoryConquered(self, state, data, version, wb):
         wb = wb or self._warband(state, data["warband"])
@@ -736,6 +935,7 @@ class Warcry(GameSystem):
             self._lose_fighter(wb, fid, "dead")
         elif outcome == t.LOSES_FAVOUR:
             fighter["destiny"] = max(0, fighter["destiny"] - 1)
+            fighter["career"]["favour_lost"] += 1
         entry = {"fighter": fid, "dice": dice, "outcome": outcome, "destiny": fighter["destiny"]}
         self._rolled(state, wb, am, "injuries", entry, version)
 
@@ -745,6 +945,7 @@ class Warcry(GameSystem):
         gained = t.destiny_gained(dice)
         if gained:
             fighter["destiny"] = min(t.MAX_DESTINY, fighter["destiny"] + 1)
+            fighter["career"]["destiny_gained"] += 1
         entry = {"fighter": fid, "dice": dice, "gained": gained, "destiny": fighter["destiny"]}
         self._rolled(state, wb, am, "destiny", entry, version)
 
@@ -767,6 +968,7 @@ class Warcry(GameSystem):
         crumbles = t.perishable_crumbles(data["dice"])
         if crumbles:
             fighter["lesser_artefact"] = None
+            fighter["dropped"] = artefact["name"]
         wb["aftermath"]["perishable"].remove(data["fighter"])
         self._report(state, wb)["perishable"].append(
             {
@@ -785,7 +987,19 @@ class Warcry(GameSystem):
             raise RuleViolation(
                 f"{wb['name']} is in the aftermath of battle {am['battle']}, not {data['battle']}"
             )
-        if data["extra"]:
+        if data["adversary"]:
+            if data["extra"]:
+                raise RuleViolation(
+                    "the Adversary's search after a convergence battle is free: it is not "
+                    "a bought search"
+                )
+            if not am["adversary_search"]:
+                raise RuleViolation(
+                    f"only the Adversary of a convergence battle searches once more for "
+                    f"nothing, and {wb['name']} was not the Adversary of battle {am['battle']}"
+                )
+            am["adversary_search"] = False
+        elif data["extra"]:
             if not am["searched"]:
                 raise RuleViolation(f"{wb['name']} searches once before buying another search")
             if am["extra_searched"]:
@@ -819,6 +1033,7 @@ class Warcry(GameSystem):
                 "dice": data["dice"],
                 "roll": t.d66(data["dice"]),
                 "extra": data["extra"],
+                "adversary": data["adversary"],
                 "found": found,
             }
         )
@@ -845,6 +1060,7 @@ class Warcry(GameSystem):
             )
         am["found"].remove(found)
         fighter["lesser_artefact"] = dict(found, since=version)
+        fighter["career"]["finds"].append(found["name"])
         am["report"]["given"].append({"fighter": data["fighter"], "artefact": found["name"]})
 
     def _artefact_gone(self, wb, fid):
@@ -865,6 +1081,7 @@ class Warcry(GameSystem):
             )
         self._artefact_gone(wb, data["fighter"])
         fighter["lesser_artefact"] = None
+        fighter["dropped"] = held["name"]
 
     def _on_ArtefactDiscarded(self, state, data, version, wb):
         wb = wb or self._warband(state, data["warband"])
@@ -875,6 +1092,7 @@ class Warcry(GameSystem):
             raise RuleViolation(f"{fighter['name']} holds no {kind} to discard")
         if key == "lesser_artefact":
             self._artefact_gone(wb, data["fighter"])
+        fighter["dropped"] = fighter[key]["name"]
         fighter[key] = None
 
     def _on_ArtefactPassed(self, state, data, version, wb):
@@ -896,6 +1114,14 @@ class Warcry(GameSystem):
                 f"{receiver['name']} holds the "
                 f"{receiver['artefact_of_power']['name']}"
             )
+        am = wb["aftermath"]
+        if am is None or am["step"] > 7 or (am["step"] == 7 and am["reward"] != "artefact"):
+            raise RuleViolation(
+                f"an artefact of power is passed between fighters only to make room for a new "
+                f"one, and {wb['name']} is gaining none now"
+            )
+        self._reward(state, wb, "artefact", "passing an artefact of power", version)
+        wb["aftermath"]["room_for"] = data["giver"]
         receiver["artefact_of_power"], giver["artefact_of_power"] = giver["artefact_of_power"], None
 
     def _reward(self, state, wb, kind, what, version):
@@ -925,20 +1151,48 @@ class Warcry(GameSystem):
             held = fighters[fid]["artefact_of_power"]
             if held is not None and held.get("id") == artefact["id"]:
                 raise RuleViolation(f"{fighters[fid]['name']} already holds the {artefact['name']}")
-        if fighter["artefact_of_power"] is not None:
+        room_for = wb["aftermath"].get("room_for")
+        if room_for is not None and room_for != data["fighter"]:
+            raise RuleViolation(
+                f"{fighters[room_for]['name']} passed on an artefact of power to make room "
+                f"for the new one: the {artefact['name']} goes to {fighters[room_for]['name']}"
+            )
+        receiver = None
+        if data["pass_to"] is not None:
+            receiver = self._room(wb, fighter, data["pass_to"])
+        elif fighter["artefact_of_power"] is not None:
             raise RuleViolation(
                 f"a fighter holds at most one artefact of power: "
                 f"{fighter['name']} holds the "
-                f"{fighter['artefact_of_power']['name']} (pass or discard it "
-                f"first)"
+                f"{fighter['artefact_of_power']['name']} (pass it to make room, or discard "
+                f"it first)"
             )
+        if receiver is not None:
+            receiver["artefact_of_power"] = fighter["artefact_of_power"]
         fighter["artefact_of_power"] = dict(artefact, since=version)
+        fighter["career"]["finds"].append(artefact["name"])
         self._report(state, wb)["reward"] = {
             "kind": "artefact",
             "name": artefact["name"],
             "fighter": data["fighter"],
         }
         self._finish(state, wb)
+
+    def _room(self, wb, fighter, pass_to) -> dict:
+        """The fighter who takes `fighter`'s artefact of power to make room for a new one."""
+        receiver = self._fighter(wb, pass_to)
+        if fighter["artefact_of_power"] is None:
+            raise RuleViolation(
+                f"{fighter['name']} holds no artefact of power to pass: there is room already"
+            )
+        if receiver is fighter:
+            raise RuleViolation("a fighter cannot pass an artefact to itself")
+        if receiver["artefact_of_power"] is not None:
+            raise RuleViolation(
+                f"a fighter holds at most one artefact of power: {receiver['name']} holds "
+                f"the {receiver['artefact_of_power']['name']}"
+            )
+        return receiver
 
     def _on_CommandTraitGained(self, state, data, version, wb):
         wb = wb or self._warband(state, data["warband"])
@@ -1012,7 +1266,7 @@ class Warcry(GameSystem):
         lacking = [
             wb["fighters"][fid]["name"]
             for fid in wb["active"]
-            if quest["runemark"] not in wb["fighters"][fid]["runemarks"]
+            if not t.bears(wb["fighters"][fid]["runemarks"], quest["runemark"])
         ]
         if lacking:
             raise RuleViolation(
@@ -1077,102 +1331,183 @@ class Warcry(GameSystem):
         }
 
     def describe(self, state, event) -> str:
-        d = event.data
+        d, kind = event.data, event.type
         wb = state["warbands"].get(d.get("warband"), {})
-        wname = wb.get("name", d.get("warband"))
+        words = self._words.get(kind)
+        return words(state, d, wb) if words else kind
+
+    @cached_property
+    def _words(self) -> dict:
+        """For each event type, the sentence a player would say of it (`state` is the state
+        just after the event)."""
+        return {name: getattr(self, f"_say_{name}") for name in self.events}
+
+    @staticmethod
+    def _fname(wb, fid) -> str:
+        return wb.get("fighters", {}).get(fid, {}).get("name", fid)
+
+    def _say_WarbandFounded(self, state, d, wb):
+        return (
+            f"{d['player']} founded {d['name']}, a warband of the {wb.get('faction', d['faction'])}"
+        )
+
+    def _say_FighterAdded(self, state, d, wb):
+        fighter = wb.get("fighters", {}).get(d["fighter"], {})
+        profile = self.profiles(state, wb).get(d["profile"]) if d["profile"] else None
+        what = f"a {profile['name']}, " if profile else ""
+        return (
+            f"{d['name']} joined {wb.get('name', d['warband'])}"
+            + (" as its leader" if fighter.get("leader", d["leader"]) else "")
+            + f" ({what}{fighter.get('points', d['points'])} points)"
+        )
+
+    def _say_FighterRemoved(self, state, d, wb):
+        return f"{self._fname(wb, d['fighter'])} left {wb.get('name', d['warband'])}" + (
+            f": {d['reason']}" if d["reason"] else ""
+        )
+
+    def _say_ReinforcementsBought(self, state, d, wb):
+        enemy = state["warbands"].get(d["against"], {}).get("name", d["against"])
+        glory = d["points"] // t.REINFORCEMENT_POINTS_PER_GLORY
+        return (
+            f"{wb.get('name', d['warband'])} bought {d['points']} points of reinforcements "
+            f"for {glory} glory, to muster against {enemy}"
+        )
+
+    def _say_BattleFought(self, state, d, wb):
+        warbands = state["warbands"]
+        names = [warbands[s["warband"]]["name"] for s in d["sides"]]
+        result = f"{warbands[d['winner']]['name']} won" if d["winner"] else "a draw"
+        battle = self.battle(state, d["battle"]) or {}
+        where = ""
+        aspirants = battle.get("convergence", [])
+        if len(aspirants) == 2:
+            where = " at the convergence point of both, both Aspirants"
+        elif aspirants:
+            where = (
+                f" at {possessive(warbands[aspirants[0]]['name'])} convergence point, "
+                f"{warbands[battle['adversary']]['name']} the Adversary"
+            )
+        scenario = f" ({d['scenario']})" if d["scenario"] else ""
+        return f"Battle {d['battle']}{scenario}: {names[0]} against {names[1]}{where}, {result}"
+
+    def _say_TerritoryConquered(self, state, d, wb):
+        return f"{wb.get('name')} conquered {d['territory']} for {t.TERRITORY_PRICE} glory"
+
+    def _say_AftermathStepCompleted(self, state, d, wb):
+        if d["step"] == 7:
+            return f"{wb.get('name')} declined the reward of its map point"
+        return f"{wb.get('name')} completed step {d['step']} ({t.STEPS[d['step']]})"
+
+    def _say_InjuryRolled(self, state, d, wb):
+        dice = "+".join(map(str, d["dice"]))
+        fighter = wb.get("fighters", {}).get(d["fighter"], {})
+        outcome = t.injury(d["dice"], fighter.get("leader", False))
+        words = {
+            t.KILLED: "was slain",
+            t.LOSES_FAVOUR: "lost the favour of the gods",
+            t.RECOVERS: "recovered",
+        }[outcome]
+        return (
+            f"{possessive(wb.get('name'))} {self._fname(wb, d['fighter'])} {words}: "
+            f"injury roll {dice}"
+        )
+
+    def _say_DestinyRolled(self, state, d, wb):
+        gained = t.destiny_gained(d["dice"])
+        return (
+            f"{possessive(wb.get('name'))} {self._fname(wb, d['fighter'])} "
+            + (
+                "caught the gods' eye and gained a destiny level"
+                if gained
+                else "went unnoticed by the gods"
+            )
+            + f": destiny roll {d['dice'][0]}"
+        )
+
+    def _say_PerishableRolled(self, state, d, wb):
+        fighter = wb.get("fighters", {}).get(d["fighter"], {})
+        crumbled = t.perishable_crumbles(d["dice"])
+        held = fighter.get("dropped") if crumbled else (fighter.get("lesser_artefact") or {})
+        name = held if isinstance(held, str) else held.get("name", "fragile artefact")
+        verdict = "crumbled to dust" if crumbled else "held"
+        return (
+            f"The {name} of {possessive(wb.get('name'))} {fighter.get('name', d['fighter'])} "
+            f"{verdict}: roll {d['dice'][0]}"
+        )
+
+    def _say_SearchRolled(self, state, d, wb):
+        entry = t.search(state["content"]["lesser_artefacts"], d["dice"])
+        what = f"found the {entry['name']}" if entry else "found nothing"
+        extra = " once more, buying the search for 3 glory," if d["extra"] else ""
+        if d["adversary"]:
+            extra = " once more as the Adversary"
+        return (
+            f"{wb.get('name')} searched the battlefield{extra} and {what}: "
+            f"search roll {t.d66(d['dice'])}"
+        )
+
+    def _say_ArtefactGiven(self, state, d, wb):
+        return f"{wb.get('name')} gave the {d['artefact']} to {self._fname(wb, d['fighter'])}"
+
+    def _say_ArtefactUsed(self, state, d, wb):
+        fighter = wb.get("fighters", {}).get(d["fighter"], {})
+        return (
+            f"{possessive(wb.get('name'))} {fighter.get('name', d['fighter'])} used up the "
+            f"{fighter.get('dropped') or 'lesser artefact'}"
+        )
+
+    def _say_ArtefactDiscarded(self, state, d, wb):
+        fighter = wb.get("fighters", {}).get(d["fighter"], {})
+        kind = "lesser artefact" if d["artefact"] == "lesser" else "artefact of power"
+        return (
+            f"{possessive(wb.get('name'))} {fighter.get('name', d['fighter'])} discarded the "
+            f"{kind} {fighter.get('dropped') or ''}".rstrip()
+        )
+
+    def _say_ArtefactPassed(self, state, d, wb):
+        receiver = wb.get("fighters", {}).get(d["receiver"], {})
+        held = (receiver.get("artefact_of_power") or {}).get("name", "artefact of power")
+        return (
+            f"{possessive(wb.get('name'))} {self._fname(wb, d['giver'])} passed the {held} to "
+            f"{receiver.get('name', d['receiver'])} to make room for a new one"
+        )
+
+    def _say_ArtefactOfPowerGained(self, state, d, wb):
         fighters = wb.get("fighters", {})
+        held = fighters.get(d["fighter"], {}).get("artefact_of_power") or {}
+        words = (
+            f"{possessive(wb.get('name'))} {self._fname(wb, d['fighter'])} gained the "
+            f"artefact of power {held.get('name', d['artefact'])}"
+        )
+        if d["pass_to"]:
+            passed = (fighters.get(d["pass_to"], {}).get("artefact_of_power") or {}).get("name")
+            words += f", passing the {passed} to {self._fname(wb, d['pass_to'])} to make room"
+        return words
 
-        def fname(fid):
-            return fighters.get(fid, {}).get("name", fid)
+    def _say_CommandTraitGained(self, state, d, wb):
+        trait = next(
+            (
+                c["name"]
+                for q in state["content"]["quests"].values()
+                for c in q["command_traits"]
+                if c["id"] == d["trait"]
+            ),
+            d["trait"],
+        )
+        fighters = wb.get("fighters", {})
+        who = self._fname(wb, d["fighter"]) if d["fighter"] else "its leader"
+        favoured = (
+            " as favoured warrior"
+            if d["fighter"] and fighters.get(d["fighter"], {}).get("favoured")
+            else ""
+        )
+        return f"{wb.get('name')} gained the command trait {trait}: given to {who}{favoured}"
 
-        kind = event.type
-        if kind == "WarbandFounded":
-            return f"{d['player']} founded {d['name']}, a {d['faction']} warband"
-        if kind == "FighterAdded":
-            return (
-                f"{d['name']} joined {wname}"
-                + (" as its leader" if d["leader"] else "")
-                + f" ({d['points']} points)"
-            )
-        if kind == "FighterRemoved":
-            return f"{fname(d['fighter'])} left {wname}" + (
-                f": {d['reason']}" if d["reason"] else ""
-            )
-        if kind == "BattleFought":
-            names = [state["warbands"][s["warband"]]["name"] for s in d["sides"]]
-            result = f"{state['warbands'][d['winner']]['name']} won" if d["winner"] else "a draw"
-            where = " at a convergence point" if d["convergence"] else ""
-            return f"Battle {d['battle']}: {names[0]} against {names[1]}{where}, {result}"
-        if kind == "TerritoryConquered":
-            return f"{wname} conquered {d['territory']} for {t.TERRITORY_PRICE} glory"
-        if kind == "AftermathStepCompleted" and d["step"] == 7:
-            return f"{wname} declined the reward of its map point"
-        if kind == "AftermathStepCompleted":
-            return f"{wname} completed step {d['step']} ({t.STEPS[d['step']]})"
-        if kind == "InjuryRolled":
-            dice = "+".join(map(str, d["dice"]))
-            fighter = fighters.get(d["fighter"], {})
-            outcome = t.injury(d["dice"], fighter.get("leader", False))
-            words = {
-                t.KILLED: "was slain",
-                t.LOSES_FAVOUR: "lost the favour of the gods",
-                t.RECOVERS: "recovered",
-            }[outcome]
-            return f"{possessive(wname)} {fname(d['fighter'])} {words}: injury roll {dice}"
-        if kind == "DestinyRolled":
-            gained = t.destiny_gained(d["dice"])
-            return (
-                f"{possessive(wname)} {fname(d['fighter'])} "
-                + ("caught the gods' eye: +1 destiny" if gained else "went unnoticed")
-                + f": destiny roll {d['dice'][0]}"
-            )
-        if kind == "PerishableRolled":
-            verdict = "crumbled" if t.perishable_crumbles(d["dice"]) else "held"
-            return (
-                f"The fragile artefact of {possessive(wname)} {fname(d['fighter'])} {verdict}: "
-                f"roll {d['dice'][0]}"
-            )
-        if kind == "SearchRolled":
-            entry = t.search(state["content"]["lesser_artefacts"], d["dice"])
-            what = f"found the {entry['name']}" if entry else "found nothing"
-            extra = " (a bought extra search)" if d["extra"] else ""
-            return f"{wname} searched the battlefield{extra}: {t.d66(d['dice'])}, {what}"
-        if kind == "ArtefactGiven":
-            return f"{wname} gave the {d['artefact']} to {fname(d['fighter'])}"
-        if kind == "ArtefactUsed":
-            return f"{possessive(wname)} {fname(d['fighter'])} used up a lesser artefact"
-        if kind == "ArtefactDiscarded":
-            return (
-                f"{possessive(wname)} {fname(d['fighter'])} discarded its {d['artefact']} artefact"
-            )
-        if kind == "ArtefactPassed":
-            return (
-                f"{possessive(wname)} {fname(d['giver'])} passed an artefact of power to "
-                f"{fname(d['receiver'])}"
-            )
-        if kind == "ArtefactOfPowerGained":
-            held = fighters.get(d["fighter"], {}).get("artefact_of_power") or {}
-            return (
-                f"{possessive(wname)} {fname(d['fighter'])} gained the artefact of power "
-                f"{held.get('name', d['artefact'])}"
-            )
-        if kind == "CommandTraitGained":
-            trait = next(
-                (
-                    c["name"]
-                    for q in state["content"]["quests"].values()
-                    for c in q["command_traits"]
-                    if c["id"] == d["trait"]
-                ),
-                d["trait"],
-            )
-            who = fname(d["fighter"]) if d["fighter"] else "its leader"
-            favoured = (
-                " as favoured warrior"
-                if d["fighter"] and fighters.get(d["fighter"], {}).get("favoured")
-                else ""
-            )
-            return f"{wname} gained the command trait {trait}: given to {who}{favoured}"
-        if kind == "QuestBegun":
-            return f"{wname} began the quest {state['content']['quests'][d['quest']]['title']}"
-        return kind
+    def _say_QuestBegun(self, state, d, wb):
+        title = state["content"]["quests"][d["quest"]]["title"]
+        done = len(wb.get("quests_completed", []))
+        return (
+            f"{wb.get('name')} began the quest {title}, back at its start "
+            f"({done} quest{'s' if done != 1 else ''} completed)"
+        )

@@ -37,9 +37,16 @@ class FighterAdded(EventSchema):
     warband = id_field()
     fighter = id_field()
     name = name_field()
-    runemarks = fields.List(fields.Str(validate=validate.Length(min=1, max=40)), required=True)
+    # A fighter comes from one of its faction's profiles (its runemarks and points) or is a
+    # custom fighter with its runemarks and points given.
+    profile = fields.Str(load_default=None, allow_none=True, validate=ID)
+    runemarks = fields.List(
+        fields.Str(validate=validate.Length(min=1, max=40)), load_default=None, allow_none=True
+    )
     leader = fields.Bool(load_default=False)
-    points = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=1000))
+    points = fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000)
+    )
     faction = fields.Str(load_default=None, allow_none=True)
 
 
@@ -63,7 +70,17 @@ class BattleFought(EventSchema):
         validate=validate.Length(equal=2, error="a battle has two sides"),
     )
     winner = fields.Str(load_default=None, allow_none=True)
+    # Whose convergence battle this is: derived from the map; named only when both warbands
+    # stand on a convergence point (the roll-off's winner, or both).
     convergence = fields.List(fields.Str(validate=ID), load_default=list)
+    scenario = fields.Str(load_default="", validate=validate.Length(max=80))
+    notes = fields.Str(load_default="", validate=validate.Length(max=1000))
+
+
+class ReinforcementsBought(EventSchema):
+    warband = id_field()
+    against = id_field()
+    points = fields.Integer(strict=True, required=True, validate=validate.Range(min=10, max=1000))
 
 
 class TerritoryConquered(EventSchema):
@@ -98,6 +115,7 @@ class SearchRolled(EventSchema):
     warband = id_field()
     battle = fields.Str(load_default=None, allow_none=True)
     extra = fields.Bool(load_default=False)
+    adversary = fields.Bool(load_default=False)
     dice = Dice("D66")
 
 
@@ -132,6 +150,8 @@ class ArtefactOfPowerGained(EventSchema):
     warband = id_field()
     fighter = id_field()
     artefact = id_field()
+    # The fighter's artefact of power passes to this one to make room for the new one.
+    pass_to = fields.Str(load_default=None, allow_none=True, validate=ID)
 
 
 class CommandTraitGained(EventSchema):
@@ -151,6 +171,7 @@ EVENTS = {
         WarbandFounded,
         FighterAdded,
         FighterRemoved,
+        ReinforcementsBought,
         BattleFought,
         TerritoryConquered,
         AftermathStepCompleted,

@@ -15,6 +15,39 @@ MAX_DESTINY = 3
 TERRITORY_PRICE = 10
 EXTRA_SEARCH_PRICE = 3
 LEADER_RUNEMARK = "leader"
+# Mustering (the published rules; the source leaves them out): a battle fields at most 15
+# fighters and 1000 points, plus 50 points for each territory the warband holds; the warband
+# with fewer territories may buy reinforcements before mustering, 10 points for each glory.
+MUSTER_POINTS = 1000
+TERRITORY_POINTS = 50
+REINFORCEMENT_POINTS_PER_GLORY = 10
+
+
+def mark(runemark: str) -> str:
+    """A runemark as rules compare it: "Leader" and "leader" are one runemark."""
+    return runemark.strip().casefold()
+
+
+def bears(runemarks, runemark: str) -> bool:
+    wanted = mark(runemark)
+    return any(mark(r) == wanted for r in runemarks)
+
+
+def unique_marks(runemarks) -> list[str]:
+    """Runemarks once each, whatever their case, in the spelling first given."""
+    seen, out = set(), []
+    for runemark in runemarks:
+        key = mark(runemark)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(runemark.strip())
+    return out
+
+
+def muster_limit(territories: int, reinforcements: int = 0) -> int:
+    """The points a warband may field in a battle."""
+    return MUSTER_POINTS + TERRITORY_POINTS * territories + reinforcements
+
 
 STEPS = {
     1: "earning and spending glory",
@@ -126,6 +159,8 @@ def check_content(content: dict, quest: str) -> None:
         )
     for quest_id, body in quests.items():
         check_quest(quest_id, body)
+    for faction_id, body in (content.get("factions") or {}).items():
+        check_faction(faction_id, body)
     if quest not in quests:
         raise RuleViolation(f"the content has no quest {quest!r} (it has: {', '.join(quests)})")
 
@@ -148,3 +183,24 @@ def check_quest(quest_id: str, quest: dict) -> None:
         problems.append("it needs a table of artefacts of power and one of command traits")
     if problems:
         raise RuleViolation(f"the quest {quest_id!r} cannot be played: {'; '.join(problems)}")
+
+
+def check_faction(faction_id: str, faction: dict) -> None:
+    problems = []
+    if not isinstance(faction, dict) or not faction.get("name"):
+        raise RuleViolation(f"the faction {faction_id!r} has no name")
+    profiles = faction.get("profiles")
+    if not isinstance(profiles, dict) or not profiles:
+        problems.append("it has no fighter profiles")
+    else:
+        for pid, profile in profiles.items():
+            marks = profile.get("runemarks")
+            points = profile.get("points")
+            if not profile.get("name") or not isinstance(marks, list) or not marks:
+                problems.append(f"its profile {pid!r} needs a name and runemarks")
+            elif type(points) is not int or not 0 <= points <= 1000:
+                problems.append(f"its profile {pid!r} needs points from 0 to 1000")
+    if problems:
+        raise RuleViolation(
+            f"the faction {faction['name']!r} cannot be played: {'; '.join(problems)}"
+        )

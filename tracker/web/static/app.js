@@ -10,3 +10,26 @@ document.querySelectorAll("input[data-slug-to]").forEach(function (source) {
     target.value = source.value.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60);
   });
 });
+
+// A Warcry battle form: the points and fighters picked, counted as the boxes are ticked
+// (the server draws the limit and checks it; without script the roster's total is shown).
+document.querySelectorAll("fieldset[data-muster]").forEach(function (side) {
+  var limit = parseInt(side.dataset.muster, 10);
+  var points = side.querySelector("output[data-points-total]");
+  var fighters = side.querySelector("output[data-fighters-total]");
+  if (!points) return;
+  var boxes = side.querySelectorAll("input[data-points]");
+  function count() {
+    var total = 0, picked = 0;
+    boxes.forEach(function (box) {
+      if (box.checked) { total += parseInt(box.dataset.points, 10) || 0; picked += 1; }
+    });
+    points.textContent = total;
+    fighters.textContent = picked;
+    var over = side.querySelector("[data-over]");
+    if (over) over.hidden = !(total > limit || picked > 15);
+  }
+  points.parentNode.hidden = false;
+  boxes.forEach(function (box) { box.addEventListener("change", count); });
+  count();
+});
