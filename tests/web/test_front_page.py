@@ -117,7 +117,7 @@ def test_playing_on_from_a_sample_copies_it_up_to_the_chosen_event(newcomer, sam
     assert json.dumps(copy.system.public_state(copy.state), sort_keys=True) == json.dumps(
         source.system.public_state(source.state), sort_keys=True
     )
-    assert svc.store.version(WARCRY) == 225  # the sample is left as it is
+    assert svc.store.version(WARCRY) == 322  # the sample is left as it is
     audit = text(newcomer.get("/c/mine/audit"))
     assert (
         "playing on from campaign 'ember-crown-sample' as it stood after its event 50 "
