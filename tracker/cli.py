@@ -84,6 +84,12 @@ def _open(path: str, write: bool) -> Store:
         raise
 
 
+def _writable(path: str) -> bool:
+    """Whether the database file and its folder may be written (SQLite writes beside it)."""
+    folder = Path(path).resolve().parent
+    return os.access(path, os.W_OK) and os.access(folder, os.W_OK)
+
+
 def _readable(path: str) -> bool:
     try:
         Store(path, readonly=True).close()
@@ -249,7 +255,9 @@ def verify_command(db, campaign, head, at):
     --at, check that the log still holds a witness. Exit 1 naming what does not match."""
     if (head is None) != (at is None) or (head is not None and not campaign):
         fail("a witness is checked with a campaign, --head HASH and --at VERSION together", 2)
-    with opened(db, write=False) as service:
+    # Snapshots that differ are dropped where the database may be written; it is only read
+    # where it may not.
+    with opened(db, write=_writable(config.db_path(db))) as service:
         broken = service.verify(campaign)
         if broken:
             fail(f"broken chain: {broken}")
@@ -257,8 +265,9 @@ def verify_command(db, campaign, head, at):
         differ = {cid: service.check_snapshots(cid) for cid in ids}
         differ = {cid: versions for cid, versions in differ.items() if versions}
         if differ:
+            dropped = "were dropped" if not service.store.readonly else "(not dropped: read-only)"
             fail(
-                "snapshots that differ from their log folded again were dropped: "
+                f"snapshots that differ from their log folded again {dropped}: "
                 + "; ".join(f"{cid} at event {', '.join(map(str, v))}" for cid, v in differ.items())
             )
         if head is not None:
