@@ -1,6 +1,7 @@
 """Properties over random play: refusals change nothing, limits always hold, folds repeat."""
 
 import json
+from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -70,17 +71,39 @@ EVENT = st.one_of(
         player,
         st.sampled_from(["zeus", "hermes", "athena"]),
     ),
-    st.builds(lambda p: ("MonsterPhaseResolved", {"player": p}), player),
     st.builds(
-        lambda p, c: ("EventCardDrawn", {"player": p, "card": c}),
+        lambda p, c: ("MonsterPhaseResolved", {"player": p, "card": c}),
         player,
         st.sampled_from(sorted(_CONTENT["event_cards"])),
     ),
+    st.builds(lambda p: ("EventResolved", {"player": p}), player),
+    st.builds(
+        lambda p, q: ("QuestUndertaken", {"player": p, "quest": q}),
+        player,
+        st.sampled_from(sorted(_CONTENT["quests"])),
+    ),
+    st.builds(lambda p: ("QuestAdvanced", {"player": p}), player),
+    st.builds(
+        lambda p, cs: ("CombatCardsDrawn", {"player": p, "cards": cs}),
+        player,
+        st.lists(card, max_size=3),
+    ),
+    st.builds(
+        lambda p, a: ("HeroAttributeChanged", {"player": p, "attribute": a, "value": 2}),
+        player,
+        st.sampled_from(["leadership", "strength", "speed"]),
+    ),
+    st.builds(
+        lambda p, a: ("ArtifactGained", {"player": p, "artifact": a}),
+        player,
+        st.sampled_from(sorted(_CONTENT["artifacts"])),
+    ),
     st.builds(lambda p, r: ("RegionUsurped", {"player": p, "region": r}), player, region),
     st.builds(
-        lambda p, m: ("HuntBegan", {"player": p, "monster": m}),
+        lambda p, m, cs: ("HuntBegan", {"player": p, "monster": m, "cards": cs}),
         player,
         st.sampled_from(["boar", "harpy"]),
+        st.lists(card, max_size=2),
     ),
     st.builds(lambda p, w: ("HeroAttacked", {"player": p, "wounds": w}), player, _wounds()),
     st.builds(
@@ -123,12 +146,12 @@ def _next(state):
     if game["contested"]:
         return "BattleBegan", {"player": turn["player"], "region": game["contested"][0]}
     if turn["phase"] == "monster":
-        return "MonsterPhaseResolved", {"player": turn["player"]}
-    if turn["phase"] == "event":
         card = next(
             c for c in sorted(state["content"]["event_cards"]) if c not in game["events_drawn"]
         )
-        return "EventCardDrawn", {"player": turn["player"], "card": card}
+        return "MonsterPhaseResolved", {"player": turn["player"], "card": card}
+    if turn["phase"] == "event":
+        return "EventResolved", {"player": turn["player"]}
     if hunt and hunt["status"] == "monster":
         return "MonsterAttacked", {"player": turn["player"], "roll": [2]}
     if hunt and hunt["status"] == "hero":
@@ -185,6 +208,24 @@ def _check_limits(state):
             assert rid in game["contested"]
     for m in game["monuments"].values():
         assert 1 <= m["level"] <= limits["monument_levels"]
+    # Every card of the deck is in exactly one place: the deck, a hand, the discard pile or
+    # on the table in the battle under way.
+    where = Counter(game["deck"]) + Counter(game["discard"])
+    for hand in game["hands"].values():
+        assert len(hand) <= limits["hand"]
+        where.update(hand)
+    if game["battle"]:
+        for played in game["battle"]["cards"].values():
+            where.update(played)
+    assert where == Counter(
+        {cid: c["copies"] for cid, c in state["content"]["combat_cards"].items()}
+    )
+    for p in game["order"]:
+        hero = game["heroes"][p]
+        assert all(
+            1 <= hero[a] <= limits["attribute_max"] for a in ("leadership", "strength", "speed")
+        )
+        assert hero["quest"] is None or game["quests"][hero["quest"]]["hero"] == p
 
 
 @settings(
