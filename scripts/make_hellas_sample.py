@@ -275,6 +275,8 @@ def crowns() -> Writer:
     # Round 5. Fotini completes Zeus: its activation, and the King of Kings count.
     w("Prayed", player=d)
     w("TurnEnded", player=d)
+    w("HeroMoved", player=e, path=["eretra"])  # by sea, with the Speed of the games
+    w("QuestUndertaken", player=e, quest="lost-fleet")
     w("HoplitesRecruited", player=e, placed=[{"region": "kopais", "count": 1}])
     w("TurnEnded", player=e)
     w("MonumentBuilt", player=f, monument="zeus")
@@ -311,6 +313,11 @@ def crowns() -> Writer:
     for turn in range(3):
         for player in (d, e, f):
             kind, data = specials[player][turn]
+            if player == e and turn < 2:
+                w("QuestAdvanced", player=e)
+            if player == e and turn == 1:  # the lost fleet found: Karystia, and a fortification
+                w("RegionControlChanged", player=e, region="karystia", reason="the fleet's crews")
+                w("HoplitesFortified", player=e, region="kopais", count=2)
             w(kind, player=player, **data)
             if kind == "MonumentBuilt":
                 w("MonsterPhaseResolved", player=player, card="fever-rumour")

@@ -627,3 +627,86 @@ def test_a_game_begins_from_the_setup_form(client, svc):
     }
     assert started["hoplites"] == {"ann": {"korythos": 3}, "bo": {"phlios": 3}}
     assert started["monsters"] == {"boar": "eirinos"} and started["excluded_lands"] == []
+
+
+# -- hidden hands ------------------------------------------------------------------------------
+
+
+def _seated_player(app, svc, campaign, name, side):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    accounts = Accounts(Store(app.config["DATABASE"]).conn)
+    accounts.add_member(campaign, accounts.sign_up(name, "a long password!"), "player", side)
+    player = app.test_client()
+    player.post("/login", data={"name": name, "password": "a long password!"})
+    return player
+
+
+def test_a_players_hand_is_hidden_from_the_other_players_on_every_page_and_in_the_api(
+    app, client, svc
+):
+    start_game(svc, hands={"ann": ["charge-3", "helm-3"], "bo": ["feint-0", "shield-2"]})
+    ann = _seated_player(app, svc, "h", "annika", "ann")
+    for path in ("", "players", "player?player=ann", "player?player=bo", "play", "replay"):
+        body = text(ann.get(f"/c/h/{path}"))
+        assert "Shield Rush" not in body and "Feint" not in body, path
+    audit = text(ann.get("/c/h/audit"))  # the board's content names every card; hands do not
+    assert "2 cards, hidden" in audit and not re.search(r'feint-0",\s*"shield-2', audit)
+    assert re.search(r'charge-3",\s*"helm-3', audit)
+    assert "Combat cards in hand: 2 (at most 5): Bronze Charge, War Cry" in text(
+        ann.get("/c/h/player?player=ann")
+    )
+    assert "Your hand seen by you only Bronze Charge" in text(ann.get("/c/h/play"))
+    assert "Combat cards in hand: 2 (at most 5)" in text(ann.get("/c/h/player?player=bo"))
+    state = ann.get("/api/campaigns/h/state").get_json()
+    assert "hands" not in state["game"] and state["game"]["hand_counts"] == {"ann": 2, "bo": 2}
+    events = ann.get("/api/campaigns/h/events").get_json()["events"]
+    started = next(e for e in events if e["type"] == "GameStarted")
+    assert started["data"]["hands"] == {"ann": ["charge-3", "helm-3"], "bo": "2 cards, hidden"}
+    assert ann.get("/api/campaigns/h/export").status_code == 403
+
+
+def test_the_setup_form_asks_only_the_players_choices_and_the_board_sets_out_the_rest(client, svc):
+    svc.start(
+        "setup2",
+        "hellas",
+        "Setup",
+        {"players": [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]},
+    )
+    html = client.get("/c/setup2/play").get_data(as_text=True)
+    setup = html[html.index('class="stack setup"') : html.index("Begin the game")]
+    controls = re.findall(r"<(?:select|input)(?![^>]*type=\"hidden\")", setup)
+    assert len(controls) == 4  # the game's id, two seats, King of Kings
+    assert "Seat 1: hero in Korythos" in text(client.get("/c/setup2/play"))
+    page = client.post(
+        "/c/setup2/play",
+        data={
+            "type": "GameStarted",
+            "form_id": "GameStarted",
+            "expected_version": str(svc.store.version("setup2")),
+            "game": "g1",
+            "order": ["bo", "ann"],
+            "king_of_kings": "",
+        },
+    )
+    assert page.status_code == 302
+    game = svc.state("setup2").state["game"]
+    assert game["heroes"]["bo"]["region"] == "korythos" and game["heroes"]["ann"]["region"] == (
+        "phlios"
+    )
+    assert game["regions"]["korythos"]["hoplites"] == {"bo": 3}
+    assert game["monsters"] == {"boar": "eirinos", "harpy": "thyrea"}
+    assert [len(h) for h in game["hands"].values()] == [2, 2]
+
+
+def test_three_players_choose_the_land_that_does_not_count(client, svc):
+    svc.start(
+        "setup3",
+        "hellas",
+        "Setup",
+        {"players": [{"id": i, "name": i.title()} for i in ("ann", "bo", "cy")]},
+    )
+    html = client.get("/c/setup3/play").get_data(as_text=True)
+    assert 'name="excluded_lands"' in html and 'name="king_of_kings"' not in html
+    assert '<option value="achaion" selected>' in html

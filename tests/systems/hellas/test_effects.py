@@ -127,7 +127,7 @@ def test_a_grant_is_the_granted_players_own(table):
         "ArtifactGained", "nothing grants Ann an artifact now", player="ann", artifact="dusk-bow"
     )
     table.play("ArtifactGained", player="bo", artifact="dusk-bow")
-    assert table.words() == "Bo took the Dusk Bow"
+    assert table.words() == "Bo took the Dusk Bow (a test)"
 
 
 def test_a_fortify_grant_fortifies_as_many_hoplites_as_it_says(table):
@@ -158,7 +158,7 @@ def test_a_region_granted_is_the_one_the_grant_names(table):
     )
     table.play("RegionControlChanged", player="ann", region="karystia")
     assert table.region("karystia")["controller"] == "ann"
-    assert table.words() == "Ann took control of Karystia"
+    assert table.words() == "Ann took control of Karystia (a test)"
 
 
 def test_an_attribute_granted_is_that_attribute_only(table):

@@ -136,7 +136,7 @@ def test_an_event_card_grants_what_it_says_to_whom_it_says(table):
         ("fortify", "bo", 1),
     ]
     table.play("HoplitesFortified", player="bo", region="phlios", count=1)
-    assert table.words() == "Bo fortified 1 hoplite in Phlios"
+    assert table.words() == "Bo fortified 1 hoplite in Phlios (the event The Oracle Falls Silent)"
     table.refuses(
         "HoplitesFortified",
         "hoplites are fortified only when a quest's reward, an event card or a Monument's "

@@ -79,6 +79,7 @@ def _grant(state: dict, game: dict, kind: str, player: str, match=lambda g: True
 
 
 def _use(game: dict, grant: dict, count: int | None = None) -> None:
+    game["last_grant"] = grant["source"]
     if count is not None and grant.get("count", 0) > count:
         grant["count"] -= count
         return

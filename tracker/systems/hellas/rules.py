@@ -497,6 +497,7 @@ def game_started(state, data, version):
         },
         "quests_done": {p: [] for p in order},
         "last_draw": None,
+        "last_grant": None,
         "last": {"version": version, "type": "GameStarted", "player": None},
         "over": None,
     }

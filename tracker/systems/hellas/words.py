@@ -33,6 +33,8 @@ def describe(state: dict, event) -> str:
     who = name(state, data.get("player"))
     words = _WORDS.get(kind)
     line = words(state, game, data, who) if words else kind
+    if kind in _GRANTED and game and game.get("last_grant"):
+        line += f" ({game['last_grant']})"
     line = line[:1].upper() + line[1:]
     over = game and game["over"]
     if over and over["version"] == event.version and over["winner"]:
@@ -112,10 +114,7 @@ def _quest_advanced(state, game, data, who):
 
 
 def _cards_drawn(state, game, data, who):
-    last = game.get("last_draw") or {}
-    return (
-        f"{who} drew {_count(len(data.get('cards') or ()), 'combat card')} ({last.get('source')})"
-    )
+    return f"{who} drew {_count(len(data.get('cards') or ()), 'combat card')}"
 
 
 def _hero_attacked(state, game, data, who):
@@ -176,6 +175,16 @@ def _retreated(state, game, data, who):
     return f"{who}'s army retreated to {region_name(state, data['to'])}"
 
 
+#: the effects of a grant: their words end with what granted them
+_GRANTED = {
+    "TempleBuilt",
+    "HoplitesFortified",
+    "ArtifactGained",
+    "HeroAttributeChanged",
+    "RegionControlChanged",
+    "CombatCardsDrawn",
+}
+
 _WORDS = {
     "GameStarted": _game_started,
     "GameAbandoned": _abandoned,
@@ -224,7 +233,7 @@ _WORDS = {
     "ArmyRetreated": _retreated,
     "RegionControlChanged": lambda s, g, d, who: (
         f"{name(s, d['player'])} took control of {region_name(s, d['region'])}"
-        + (f" ({d['reason']})" if d.get("reason") else "")
+        + (f", {d['reason']}" if d.get("reason") else "")
     ),
     "TempleBuilt": lambda s, g, d, who: f"{who} built a temple in {region_name(s, d['region'])}",
     "HoplitesFortified": lambda s, g, d, who: (
