@@ -151,6 +151,7 @@ def test_the_map_draws_every_region_with_control_hoplites_heroes_monsters_and_mo
     assert "<title>The Monument of Zeus: level 1 of 5</title>" in html
     assert "Korythos (Korythia), population 2, city Old Korythos: Ann controls it" in html
     assert 'class="region held p0"' in html and "A temple site, no temple yet" in html
+    assert "<title>The quest The Drowned Bell</title>" in html
 
 
 def test_the_last_action_is_highlighted_and_the_heros_path_drawn(client, game, svc):
