@@ -189,6 +189,13 @@ def touched(state: dict, event_type: str, data: dict) -> list[str]:
         "monuments", {}
     ):
         found.append(game["monuments"][data["monument"]]["region"])
+    turn = game.get("turn") or {}
+    if event_type in ("MonsterPhaseResolved", "EventResolved") and turn.get("monster_news"):
+        found.append(turn["monster_news"]["region"])
+    if event_type in ("QuestUndertaken", "QuestAdvanced") and data.get("player") in game.get(
+        "heroes", {}
+    ):
+        found.append(game["heroes"][data["player"]]["region"])
     if event_type == "GameStarted":
         found += list(data.get("heroes", {}).values())
     regions = state["content"]["regions"]
