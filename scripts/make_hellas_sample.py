@@ -315,9 +315,9 @@ def crowns() -> Writer:
             kind, data = specials[player][turn]
             if player == e and turn < 2:
                 w("QuestAdvanced", player=e)
-            if player == e and turn == 1:  # the lost fleet found: Karystia, and a fortification
+            if player == e and turn == 1:  # the lost fleet found: Karystia, and an artifact
                 w("RegionControlChanged", player=e, region="karystia", reason="the fleet's crews")
-                w("HoplitesFortified", player=e, region="kopais", count=2)
+                w("ArtifactGained", player=e, artifact="tide-spear")
             w(kind, player=player, **data)
             if kind == "MonumentBuilt":
                 w("MonsterPhaseResolved", player=player, card="fever-rumour")

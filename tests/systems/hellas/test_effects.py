@@ -59,8 +59,8 @@ ALONE = {
     "HoplitesFortified": (
         "ann",
         {"region": "korythos", "count": 1},
-        "hoplites are fortified only when a quest's reward, an event card or a Monument's "
-        "activation grants it (nothing grants Ann fortified hoplites now)",
+        "hoplites are fortified only when an event card or a Monument's activation "
+        "grants it (nothing grants Ann fortified hoplites now)",
     ),
     "ArtifactGained": (
         "ann",

@@ -139,8 +139,8 @@ def test_an_event_card_grants_what_it_says_to_whom_it_says(table):
     assert table.words() == "Bo fortified 1 hoplite in Phlios (the event The Oracle Falls Silent)"
     table.refuses(
         "HoplitesFortified",
-        "hoplites are fortified only when a quest's reward, an event card or a Monument's "
-        "activation grants it (nothing grants Bo fortified hoplites now)",
+        "hoplites are fortified only when an event card or a Monument's activation "
+        "grants it (nothing grants Bo fortified hoplites now)",
         player="bo",
         region="phlios",
         count=1,
