@@ -20,6 +20,7 @@ def start_game(svc, campaign="h", players=(("ann", "Ann"), ("bo", "Bo")), **setu
         "heroes": {"ann": "korythos", "bo": "phlios"},
         "hoplites": {"ann": {"korythos": 3, "melanthe": 2}, "bo": {"phlios": 3, "nemessa": 2}},
         "monsters": {"boar": "eirinos", "harpy": "thyrea"},
+        "hands": {"ann": ["helm-1", "spear-1"], "bo": ["shield-2", "spear-1"]},
         **setup,
     }
     svc.append(campaign, [{"type": "GameStarted", "data": data}], version(svc, campaign))
@@ -150,6 +151,7 @@ def test_the_map_draws_every_region_with_control_hoplites_heroes_monsters_and_mo
     assert "<title>The Monument of Zeus: level 1 of 5</title>" in html
     assert "Korythos (Korythia), population 2, city Old Korythos: Ann controls it" in html
     assert 'class="region held p0"' in html and "A temple site, no temple yet" in html
+    assert "<title>The quest The Drowned Bell</title>" in html
 
 
 def test_the_last_action_is_highlighted_and_the_heros_path_drawn(client, game, svc):
@@ -175,24 +177,30 @@ def test_the_dashboard_shows_the_winner_the_standings_and_a_replay_link(client, 
 
 def test_the_dashboard_counts_each_player_against_each_victory_condition(client, crowns):
     body = text(client.get(f"/c/{crowns}/"))
-    assert "Elias won as King of Kings" in body
-    assert "Fotini" in body and "Euboikos (does not count)" in body
+    assert "Fotini won as King of Kings" in body
+    assert "Elias" in body and "Achaion (does not count)" in body
     assert "holds Orchia, 0 left" in body
 
 
 def test_a_players_board_shows_hero_priests_tokens_artifacts_and_progress(client, game, svc):
     play(
         svc,
-        ("ArtifactGained", {"player": "ann", "artifact": "owl-lantern"}),
-        ("HeroAttributeChanged", {"player": "ann", "attribute": "speed", "value": 2}),
-        ("Prayed", {"player": "ann"}),
+        ("HeroMoved", {"player": "ann", "path": ["eirinos"]}),
+        ("HuntBegan", {"player": "ann", "monster": "boar", "cards": ["spear-2"]}),
+        (
+            "HeroAttacked",
+            {"player": "ann", "wounds": [{"wound": "heart", "cards": ["spear-2", "helm-1"]}]},
+        ),
+        ("MonsterAttacked", {"player": "ann", "roll": [6]}),
+        ("HuntRewardClaimed", {"player": "ann", "wound": "heart", "artifact": "owl-lantern"}),
     )
     body = text(client.get("/c/h/player?player=ann"))
-    assert "In Korythos" in body and "Speed 2/5" in body
+    assert "In Eirinos" in body and "Speed 1/5" in body
     assert "Hoplites on the board: 5 of 15" in body
-    assert "Priests: 2 in the pool (at most 4)" in body
-    assert "Prayer free free free free free" in body and "1 used, 5 free of 6" in body
+    assert "Priests: 1 in the pool (at most 4)" in body
+    assert "Hunt free free free free free" in body and "1 used, 5 free of 6" in body
     assert "Owl Lantern charged" in body
+    assert "Combat cards in hand: 1 (at most 5): Spear Thrust (seen only by Ann)" in body
     assert "Warlord: Lands controlled 0/3" in body and "Monster Slayer: monsters slain 0/3" in body
     assert "King of Kings not played in this game" in body
 
@@ -210,20 +218,20 @@ def test_the_players_page_shows_every_board(client, crowns):
 def test_the_replay_steps_through_the_game_with_previous_and_next(client, duel):
     first = client.get(f"/c/{duel}/replay")
     html, body = first.get_data(as_text=True), text(first)
-    assert "Step 1 of 49" in body and "Game first-duel began: Alexa, Bion" in body
+    assert "Step 1 of 61" in body and "Game first-duel began: Alexa, Bion" in body
     assert (
         f'href="/c/{duel}/replay?game=first-duel&amp;step=2"' in html and 'rel="prev"' not in html
     )
     second = client.get(f"/c/{duel}/replay?game=first-duel&step=2")
     html, body = second.get_data(as_text=True), text(second)
-    assert "Step 2 of 49" in body and "Event 3: Alexa's hero travelled Korythos → Eirinos" in body
+    assert "Step 2 of 61" in body and "Event 3: Alexa's hero travelled Korythos → Eirinos" in body
     assert 'rel="prev"' in html and 'rel="next"' in html
     # the board is drawn as it stood after that step
     assert re.search(
         r'data-region="eirinos">(?:(?!data-region).)*<title>Alexa\'s hero</title>', html, re.S
     )
-    last = text(client.get(f"/c/{duel}/replay?step=49"))
-    assert "Step 49 of 49" in last and "wins game first-duel as Monster Slayer" in last
+    last = text(client.get(f"/c/{duel}/replay?step=61"))
+    assert "Step 61 of 61" in last and "wins game first-duel as Monster Slayer" in last
 
 
 def test_the_replay_keeps_looking_at_the_past_when_asked(client, duel):
@@ -297,23 +305,9 @@ def test_a_count_that_is_no_number_is_shown_beside_its_field(client, game, svc):
 
 
 def test_priests_artifacts_and_the_end_of_the_turn_come_from_their_forms(client, game, svc):
-    assert (
-        post(client, svc, "play", "ArtifactGained", player="ann", artifact="tide-spear").status_code
-        == 302
-    )
-    assert "Tide Spear" in text(client.get("/c/h/play"))
-    assert (
-        post(
-            client,
-            svc,
-            "play",
-            "ArtifactsUsed",
-            player="ann",
-            artifacts=["tide-spear"],
-            **{"artifacts-present": "1"},
-        ).status_code
-        == 302
-    )
+    page = post(client, svc, "play", "ArtifactGained", player="ann", artifact="tide-spear")
+    assert page.status_code == 422
+    assert "an artifact is gained outside a hunt only when a quest's reward grants it" in text(page)
     assert (
         post(
             client, svc, "play", "PriestsSent", player="ann", monument="zeus", count="1"
@@ -333,7 +327,6 @@ def test_priests_artifacts_and_the_end_of_the_turn_come_from_their_forms(client,
     )
     assert post(client, svc, "play", "TurnEnded", player="ann").status_code == 302
     game_now = svc.state("h").state["game"]
-    assert game_now["artifacts"]["tide-spear"] == {"owner": "ann", "charged": False}
     assert game_now["monuments"]["zeus"]["priests"] == {"ann": 1}
     assert game_now["regions"]["korythos"]["hoplites"]["ann"] == 5
     assert game_now["turn"]["player"] == "bo"
@@ -365,6 +358,9 @@ def test_a_hunt_is_fought_wound_by_wound_with_the_monsters_attacks(client, game,
     play(svc, ("HeroMoved", {"player": "ann", "path": ["eirinos"]}))
     assert "Hunt Stoneback Boar" in text(client.get("/c/h/play"))
     assert post(client, svc, "play", "HuntBegan", player="ann", monster="boar").status_code == 302
+    assert svc.store.event("h", version(svc, "h")).meta["source"] == "server-roll"  # drawn
+    hand = svc.state("h").state["game"]["hands"]["ann"]
+    assert len(hand) == 3 and "spear-1" in hand
     body = text(client.get("/c/h/play"))
     assert "Ann's hero attacks the Stoneback Boar" in body and "tusks (shield + shield)" in body
     page = post(
@@ -427,7 +423,7 @@ def test_the_monster_may_roll_on_the_server_and_a_die_out_of_range_is_refused(cl
     play(
         svc,
         ("HeroMoved", {"player": "ann", "path": ["eirinos"]}),
-        ("HuntBegan", {"player": "ann", "monster": "boar"}),
+        ("HuntBegan", {"player": "ann", "monster": "boar", "cards": ["shield-1"]}),
         ("HeroAttacked", {"player": "ann", "wounds": [{"wound": "hide", "cards": ["spear-1"]}]}),
     )
     page = post(client, svc, "play", "MonsterAttacked", player="ann", roll="9")
@@ -481,7 +477,11 @@ def test_a_battle_is_fought_card_by_card_and_the_loser_retreats(client, svc):
 
 
 def test_a_retreat_to_a_region_not_allowed_is_refused_with_the_rule(client, svc):
-    start_game(svc, hoplites={"ann": {"korythos": 3}, "bo": {"eirinos": 3, "phlios": 2}})
+    start_game(
+        svc,
+        hoplites={"ann": {"korythos": 3}, "bo": {"eirinos": 3, "phlios": 2}},
+        hands={"ann": ["charge-3", "spear-1"], "bo": ["helm-1", "spear-1"]},
+    )
     play(
         svc,
         (
@@ -509,60 +509,65 @@ def test_after_a_monument_the_monster_and_event_phases_have_their_forms(client, 
     assert (
         post(client, svc, "play", "MonumentBuilt", player="ann", monument="zeus").status_code == 302
     )
-    assert "Monster Phase" in text(client.get("/c/h/play"))
-    html = client.get("/c/h/play?appeared=1").get_data(as_text=True)
-    assert 'name="appeared-0-monster"' in html and '<option value="boar"' not in html
+    body = text(client.get("/c/h/play"))
+    assert "Monster Phase" in body and "Draw the event card" in body
     assert (
-        post(
-            client,
-            svc,
-            "play",
-            "MonsterPhaseResolved",
-            player="ann",
-            **{"appeared-0-monster": "serpent", "appeared-0-region": "aulida"},
-        ).status_code
-        == 302
+        post(client, svc, "play", "MonsterPhaseResolved", player="ann", card="").status_code == 302
     )
-    assert svc.state("h").state["game"]["monsters"]["serpent"] == "aulida"
-    assert "Event Phase" in text(client.get("/c/h/play"))
-    assert post(client, svc, "play", "EventCardDrawn", player="ann", card="").status_code == 302
-    assert svc.state("h").state["game"]["turn"]["event_card"]
+    drawn = svc.store.event("h", version(svc, "h"))
+    assert drawn.meta["source"] == "server-roll"
+    card = svc.state("h").state["content"]["event_cards"][drawn.data["card"]]
+    assert svc.state("h").state["game"]["monsters"][card["monster"]] == card["region"]
+    body = text(client.get("/c/h/play"))
+    assert f"Event Phase: {card['name']}" in body and card["words"] in body
+    assert post(client, svc, "play", "EventResolved", player="ann").status_code == 302
+    assert svc.state("h").state["game"]["turn"]["phase"] is None
     assert "Ann ends the turn" in text(client.get("/c/h/play"))
 
 
-def test_effects_of_cards_are_recorded_and_refused_with_the_rule(client, game, svc):
-    page = post(client, svc, "play", "TempleBuilt", player="ann", region="eirinos")
+def test_an_effect_is_taken_only_from_what_granted_it(client, game, svc):
+    page = post(client, svc, "play", "TempleBuilt", player="ann", region="melanthe")
+    assert page.status_code == 422
+    assert "a temple rises only when a quest's reward, an event card or a Monument's " in text(page)
+    assert "Nothing is granted now" in text(page)
+    play(
+        svc,
+        ("MonumentBuilt", {"player": "ann", "monument": "zeus"}),
+        ("MonsterPhaseResolved", {"player": "ann", "card": "red-comet"}),
+        ("EventResolved", {"player": "ann"}),
+    )
+    body = text(client.get("/c/h/play"))
+    assert "Ann: a temple (the event A Red Comet)" in body
+    page = post(
+        client, svc, "play", "TempleBuilt", form_id="grant-0", player="ann", region="eirinos"
+    )
     assert page.status_code == 422
     assert "a temple is built in a region its builder controls (Ann does not control Eirinos)" in (
         text(page)
     )
-    assert '<details class="card" open>' in page.get_data(as_text=True)
-    assert (
-        post(client, svc, "play", "TempleBuilt", player="ann", region="melanthe").status_code == 302
-    )
     assert (
         post(
-            client,
-            svc,
-            "play",
-            "RegionControlChanged",
-            region="aigialos",
-            player="",
-            reason="a quest",
+            client, svc, "play", "TempleBuilt", form_id="grant-0", player="ann", region="melanthe"
         ).status_code
         == 302
     )
-    assert (
-        post(
-            client, svc, "play", "HoplitesFortified", player="bo", region="phlios", count="2"
-        ).status_code
-        == 302
-    )
-    game_now = svc.state("h").state["game"]
-    assert game_now["regions"]["melanthe"]["temple"] is True
-    assert game_now["regions"]["phlios"]["fortified"] == {"bo": 2}
+    assert svc.state("h").state["game"]["regions"]["melanthe"]["temple"] is True
+    assert svc.state("h").state["game"]["grants"] == []
     page = post(client, svc, "play", "GameAbandoned", reason="")
     assert page.status_code == 422 and beside(page, "reason")
+
+
+def test_cards_granted_are_drawn_from_the_form_by_the_server(client, game, svc):
+    play(
+        svc,
+        ("MonumentBuilt", {"player": "ann", "monument": "zeus"}),
+        ("MonsterPhaseResolved", {"player": "ann", "card": "harvest-feast"}),
+        ("EventResolved", {"player": "ann"}),
+    )
+    assert "Ann: 2 combat card(s) to draw" in text(client.get("/c/h/play"))
+    page = post(client, svc, "play", "CombatCardsDrawn", form_id="grant-0", player="ann")
+    assert page.status_code == 302
+    assert len(svc.state("h").state["game"]["hands"]["ann"]) == 4
 
 
 def test_a_finished_game_offers_only_the_setup_of_the_next(client, duel):
@@ -582,7 +587,7 @@ def test_the_past_is_shown_with_its_forms_switched_off(client, game, svc):
 
 def test_names_typed_by_users_are_escaped_on_every_page(client, svc):
     start_game(svc, players=(("ann", EVIL), ("bo", "Bo")))
-    play(svc, ("RegionControlChanged", {"region": "aigialos", "player": "ann", "reason": EVIL}))
+    play(svc, ("Prayed", {"player": "ann"}), ("GameAbandoned", {"reason": EVIL}))
     for path in ("", "players", "player?player=ann", "play", "replay", "replay?step=2", "audit"):
         html = client.get(f"/c/h/{path}").get_data(as_text=True)
         assert EVIL not in html, path
@@ -623,3 +628,86 @@ def test_a_game_begins_from_the_setup_form(client, svc):
     }
     assert started["hoplites"] == {"ann": {"korythos": 3}, "bo": {"phlios": 3}}
     assert started["monsters"] == {"boar": "eirinos"} and started["excluded_lands"] == []
+
+
+# -- hidden hands ------------------------------------------------------------------------------
+
+
+def _seated_player(app, svc, campaign, name, side):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    accounts = Accounts(Store(app.config["DATABASE"]).conn)
+    accounts.add_member(campaign, accounts.sign_up(name, "a long password!"), "player", side)
+    player = app.test_client()
+    player.post("/login", data={"name": name, "password": "a long password!"})
+    return player
+
+
+def test_a_players_hand_is_hidden_from_the_other_players_on_every_page_and_in_the_api(
+    app, client, svc
+):
+    start_game(svc, hands={"ann": ["charge-3", "helm-3"], "bo": ["feint-0", "shield-2"]})
+    ann = _seated_player(app, svc, "h", "annika", "ann")
+    for path in ("", "players", "player?player=ann", "player?player=bo", "play", "replay"):
+        body = text(ann.get(f"/c/h/{path}"))
+        assert "Shield Rush" not in body and "Feint" not in body, path
+    audit = text(ann.get("/c/h/audit"))  # the board's content names every card; hands do not
+    assert "2 cards, hidden" in audit and not re.search(r'feint-0",\s*"shield-2', audit)
+    assert re.search(r'charge-3",\s*"helm-3', audit)
+    assert "Combat cards in hand: 2 (at most 5): Bronze Charge, War Cry" in text(
+        ann.get("/c/h/player?player=ann")
+    )
+    assert "Your hand seen by you only Bronze Charge" in text(ann.get("/c/h/play"))
+    assert "Combat cards in hand: 2 (at most 5)" in text(ann.get("/c/h/player?player=bo"))
+    state = ann.get("/api/campaigns/h/state").get_json()
+    assert "hands" not in state["game"] and state["game"]["hand_counts"] == {"ann": 2, "bo": 2}
+    events = ann.get("/api/campaigns/h/events").get_json()["events"]
+    started = next(e for e in events if e["type"] == "GameStarted")
+    assert started["data"]["hands"] == {"ann": ["charge-3", "helm-3"], "bo": "2 cards, hidden"}
+    assert ann.get("/api/campaigns/h/export").status_code == 403
+
+
+def test_the_setup_form_asks_only_the_players_choices_and_the_board_sets_out_the_rest(client, svc):
+    svc.start(
+        "setup2",
+        "hellas",
+        "Setup",
+        {"players": [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]},
+    )
+    html = client.get("/c/setup2/play").get_data(as_text=True)
+    setup = html[html.index('class="stack setup"') : html.index("Begin the game")]
+    controls = re.findall(r"<(?:select|input)(?![^>]*type=\"hidden\")", setup)
+    assert len(controls) == 4  # the game's id, two seats, King of Kings
+    assert "Seat 1: hero in Korythos" in text(client.get("/c/setup2/play"))
+    page = client.post(
+        "/c/setup2/play",
+        data={
+            "type": "GameStarted",
+            "form_id": "GameStarted",
+            "expected_version": str(svc.store.version("setup2")),
+            "game": "g1",
+            "order": ["bo", "ann"],
+            "king_of_kings": "",
+        },
+    )
+    assert page.status_code == 302
+    game = svc.state("setup2").state["game"]
+    assert game["heroes"]["bo"]["region"] == "korythos" and game["heroes"]["ann"]["region"] == (
+        "phlios"
+    )
+    assert game["regions"]["korythos"]["hoplites"] == {"bo": 3}
+    assert game["monsters"] == {"boar": "eirinos", "harpy": "thyrea"}
+    assert [len(h) for h in game["hands"].values()] == [2, 2]
+
+
+def test_three_players_choose_the_land_that_does_not_count(client, svc):
+    svc.start(
+        "setup3",
+        "hellas",
+        "Setup",
+        {"players": [{"id": i, "name": i.title()} for i in ("ann", "bo", "cy")]},
+    )
+    html = client.get("/c/setup3/play").get_data(as_text=True)
+    assert 'name="excluded_lands"' in html and 'name="king_of_kings"' not in html
+    assert '<option value="achaion" selected>' in html

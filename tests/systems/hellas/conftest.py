@@ -62,6 +62,7 @@ class Table:
             "heroes": {"ann": "korythos", "bo": "phlios"},
             "hoplites": {"ann": {"korythos": 3, "melanthe": 2}, "bo": {"phlios": 3, "nemessa": 2}},
             "monsters": {"boar": "eirinos", "harpy": "thyrea"},
+            "hands": {"ann": ["feint-0", "helm-1"], "bo": ["feint-0", "helm-1"]},
         }
         data.update(overrides)
         return self.play("GameStarted", **data)
@@ -74,6 +75,7 @@ class Table:
             "hoplites": {"ann": {"korythos": 3}, "bo": {"phlios": 3}, "cy": {"chalkea": 3}},
             "monsters": {"boar": "eirinos"},
             "excluded_lands": ["euboikos"],
+            "hands": {p: ["helm-1", "spear-1"] for p in ("ann", "bo", "cy")},
         }
         data.update(overrides)
         return self.play("GameStarted", **data)
@@ -81,6 +83,26 @@ class Table:
     def pray_and_end(self, player: str):
         self.play("Prayed", player=player)
         self.play("TurnEnded", player=player)
+
+    def hand(self, player: str, *cards: str):
+        """Put cards from the deck into a player's hand: a test's shortcut past the draws."""
+        game = self.state["game"]
+        for cid in cards:
+            game["deck"][cid] -= 1
+            if not game["deck"][cid]:
+                del game["deck"][cid]
+        game["hands"][player] = sorted(game["hands"][player] + list(cards))
+
+    def grant(self, player: str, kind: str, source: str = "a test", **more):
+        """Give a player a grant directly, as a quest or an event card would."""
+        self.state["game"]["grants"].append(
+            {"kind": kind, "player": player, "source": source, **more}
+        )
+
+    def end_round(self, player: str, card: str):
+        """The Monster and Event Phases after a Monument, with this event card."""
+        self.play("MonsterPhaseResolved", player=player, card=card)
+        self.play("EventResolved", player=player)
 
     def control(self, player: str | None, *regions: str):
         """Hand regions to a player directly: a test's shortcut past many turns."""

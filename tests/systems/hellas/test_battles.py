@@ -3,13 +3,18 @@
 import pytest
 
 
-def _attack(table, bo_hoplites=2, ann_hoplites=3):
+def _attack(table, bo_hoplites=2, ann_hoplites=3, fortify=0):
     table.start(
         hoplites={
             "ann": {"korythos": ann_hoplites, "melanthe": 2},
             "bo": {"eirinos": bo_hoplites, "phlios": 3},
         }
     )
+    table.hand("ann", "spear-1", "shield-1", "spear-2", "charge-3")
+    table.hand("bo", "spear-1", "charge-3", "shield-2", "spear-2", "helm-3")
+    if fortify:
+        table.grant("bo", "fortify", count=fortify)
+        table.play("HoplitesFortified", player="bo", region="eirinos", count=fortify)
     table.play(
         "HoplitesMoved",
         player="ann",
@@ -83,9 +88,8 @@ def test_a_tie_in_army_strength_goes_to_the_defender(table):
 
 
 def test_fortified_hoplites_add_to_army_strength(table):
-    _attack(table)
+    _attack(table, fortify=1)
     table.play("BattleBegan", player="ann", region="eirinos")
-    table.play("HoplitesFortified", player="bo", region="eirinos", count=1)
     table.play("BattlePassed", player="ann")
     table.play("BattlePassed", player="bo")
     assert table.game["battle"]["outcome"]["strength"] == {"ann": 3, "bo": 3}
@@ -107,9 +111,8 @@ def test_each_side_loses_its_casualties_and_the_loser_one_more(table):
 
 
 def test_fortified_hoplites_are_killed_last(table):
-    _attack(table, bo_hoplites=3, ann_hoplites=3)
+    _attack(table, bo_hoplites=3, ann_hoplites=3, fortify=1)
     table.play("BattleBegan", player="ann", region="eirinos")
-    table.play("HoplitesFortified", player="bo", region="eirinos", count=1)
     table.play("CombatCardPlayed", player="ann", card="spear-1")
     table.play("CombatCardPlayed", player="bo", card="shield-2")  # 1 casualty
     table.play("BattlePassed", player="ann")
@@ -118,8 +121,21 @@ def test_fortified_hoplites_are_killed_last(table):
     assert table.region("eirinos")["fortified"] == {"bo": 1}
 
 
-def test_only_free_hoplites_are_fortified(table):
+def test_no_effect_is_recorded_while_a_battle_waits(table):
     _attack(table)
+    table.grant("bo", "fortify", count=1)
+    table.refuses(
+        "HoplitesFortified",
+        "the battle for Eirinos is fought before anything else",
+        player="bo",
+        region="eirinos",
+        count=1,
+    )
+
+
+def test_only_free_hoplites_are_fortified(table):
+    table.start()
+    table.grant("bo", "fortify", count=5)
     table.play("HoplitesFortified", player="bo", region="phlios", count=1)
     table.refuses(
         "HoplitesFortified",
@@ -201,3 +217,19 @@ def test_a_combat_card_comes_from_the_deck(table, card):
     table.play("BattleBegan", player="ann", region="eirinos")
     table.play("CombatCardPlayed", player="ann", card=card)
     table.refuses("CombatCardPlayed", "there is no combat card 'joker'", player="bo", card="joker")
+
+
+def test_a_combat_card_is_played_from_its_players_hand_and_discarded_after_the_battle(table):
+    _attack(table)
+    table.play("BattleBegan", player="ann", region="eirinos")
+    table.refuses(
+        "CombatCardPlayed",
+        "a combat card is played from its player's hand (Ann holds no War Cry)",
+        player="ann",
+        card="helm-3",
+    )
+    table.play("CombatCardPlayed", player="ann", card="charge-3")
+    assert "charge-3" not in table.game["hands"]["ann"]
+    table.play("BattlePassed", player="bo")
+    table.play("BattlePassed", player="ann")
+    assert table.game["discard"] == {"charge-3": 1}

@@ -4,7 +4,54 @@
 def _hunt(table, monster="boar"):
     where = {"boar": "eirinos", "harpy": "thyrea"}[monster]
     table.start(heroes={"ann": where, "bo": "phlios"})
-    table.play("HuntBegan", player="ann", monster=monster)
+    table.play("HuntBegan", player="ann", monster=monster, cards=["shield-2"])
+    table.hand("ann", "spear-1", "spear-1", "shield-1", "shield-1", "spear-2")
+
+
+def test_a_hunting_hero_draws_as_many_combat_cards_as_its_strength(table):
+    table.start(heroes={"ann": "eirinos", "bo": "phlios"})
+    table.refuses(
+        "HuntBegan",
+        "Ann draws 1 combat card(s) here, not 2 (a draw of 1, a hand holds at most 5, Ann holds 2)",
+        player="ann",
+        monster="boar",
+        cards=["spear-1", "spear-2"],
+    )
+    table.game["heroes"]["ann"]["strength"] = 3
+    table.play("HuntBegan", player="ann", monster="boar", cards=["spear-1", "spear-2", "helm-3"])
+    assert table.game["hands"]["ann"] == ["feint-0", "helm-1", "helm-3", "spear-1", "spear-2"]
+    assert table.words() == (
+        "Ann began to hunt the Stoneback Boar and drew 3 combat cards (Strength 3)"
+    )
+
+
+def test_a_hand_holds_at_most_five_combat_cards(table):
+    table.start(heroes={"ann": "eirinos", "bo": "phlios"})
+    table.hand("ann", "spear-1", "spear-2")
+    table.game["heroes"]["ann"]["strength"] = 3
+    table.refuses(
+        "HuntBegan",
+        "Ann draws 1 combat card(s) here, not 3",
+        player="ann",
+        monster="boar",
+        cards=["spear-1", "spear-2", "helm-3"],
+    )
+    table.play("HuntBegan", player="ann", monster="boar", cards=["helm-3"])
+    assert len(table.game["hands"]["ann"]) == 5
+
+
+def test_the_cards_a_wound_takes_come_from_the_hand_and_are_discarded(table):
+    table.start(heroes={"ann": "eirinos", "bo": "phlios"})
+    table.play("HuntBegan", player="ann", monster="boar", cards=["spear-1"])
+    table.refuses(
+        "HeroAttacked",
+        "a combat card is played from its player's hand (Ann holds no Spear Wall)",
+        player="ann",
+        wounds=[{"wound": "heart", "cards": ["spear-2", "helm-1"]}],
+    )
+    table.play("HeroAttacked", player="ann", wounds=[{"wound": "hide", "cards": ["spear-1"]}])
+    assert table.game["hands"]["ann"] == ["feint-0", "helm-1"]
+    assert table.game["discard"] == {"spear-1": 1}
 
 
 def test_a_hero_hunts_only_a_monster_in_its_own_region(table):

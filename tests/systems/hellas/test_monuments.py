@@ -3,8 +3,7 @@
 
 def _build(table, player, monument="zeus", card="red-comet"):
     table.play("MonumentBuilt", player=player, monument=monument)
-    table.play("MonsterPhaseResolved", player=player)
-    table.play("EventCardDrawn", player=player, card=card)
+    table.end_round(player, card)
 
 
 def test_building_a_monument_adds_its_level(table):
@@ -29,6 +28,47 @@ def test_building_a_monument_returns_priests_and_gives_the_builder_one_per_templ
     assert table.game["priests"] == {"ann": 3, "bo": 1}
 
 
+def test_the_player_with_most_priests_on_a_monument_receives_its_blessing(table):
+    table.start()
+    table.play("PriestsSent", player="ann", monument="athena", count=1)
+    table.game["monuments"]["zeus"]["priests"] = {"ann": 1, "bo": 1}  # a tie blesses nobody
+    table.play("MonumentBuilt", player="ann", monument="hermes")
+    assert table.game["grants"] == [
+        {
+            "kind": "attribute",
+            "player": "ann",
+            "source": "the blessing of the Monument of Athena",
+            "attribute": "strength",
+        }
+    ]
+    assert table.words().endswith("; Ann received the blessing of the Monument of Athena")
+    table.end_round("ann", "harvest-feast")
+    table.refuses(
+        "HeroAttributeChanged",
+        "the blessing of the Monument of Athena raises Ann's Strength by one, from 1 to 2, not to 3",
+        player="ann",
+        attribute="strength",
+        value=3,
+    )
+    table.play("HeroAttributeChanged", player="ann", attribute="strength", value=2)
+    assert table.game["heroes"]["ann"]["strength"] == 2
+
+
+def test_a_completed_monument_activates_for_its_builder(table):
+    table.start()
+    table.game["monuments"]["athena"]["level"] = 4
+    table.play("MonumentBuilt", player="ann", monument="athena")
+    assert table.words().endswith("; the Monument of Athena is complete and active")
+    assert table.game["grants"] == [
+        {
+            "kind": "fortify",
+            "player": "ann",
+            "source": "the activation of the Monument of Athena",
+            "count": 3,
+        }
+    ]
+
+
 def test_the_priests_gained_by_building_stop_at_4(table):
     table.start()
     table.control("ann", "eirinos", "dymara", "argea", "orchia")
@@ -40,6 +80,7 @@ def test_the_priests_gained_by_building_stop_at_4(table):
 
 def test_building_a_monument_ends_the_round_removing_tokens_and_charging_artifacts(table):
     table.start()
+    table.grant("bo", "artifact")
     table.play("ArtifactGained", player="bo", artifact="dusk-bow")
     table.pray_and_end("ann")
     table.play("ArtifactsUsed", player="bo", artifacts=["dusk-bow"])
@@ -58,22 +99,52 @@ def test_the_monster_and_event_phases_follow_a_monument_in_order(table):
         "TurnEnded", "after a Monument is built, the Monster Phase comes next", player="ann"
     )
     table.refuses(
-        "EventCardDrawn",
-        "after a Monument is built, the Monster Phase comes next",
-        player="ann",
-        card="red-comet",
+        "EventResolved", "after a Monument is built, the Monster Phase comes next", player="ann"
     )
-    table.play(
-        "MonsterPhaseResolved",
-        player="ann",
-        appeared=[{"monster": "chimera", "region": "aigialos"}],
-        moved=[{"monster": "boar", "region": "skiathe"}],
+    table.play("MonsterPhaseResolved", player="ann", card="fever-rumour")
+    assert table.game["monsters"] == {"boar": "eirinos", "harpy": "thyrea", "chimera": "nemessa"}
+    assert table.words() == (
+        "Ann drew the event card Rumours of Fever for the Monster Phase: the Howling Chimera "
+        "appeared in Nemessa"
     )
-    assert table.game["monsters"] == {"boar": "skiathe", "harpy": "thyrea", "chimera": "aigialos"}
     table.refuses("TurnEnded", "after the Monster Phase, the Event Phase comes next", player="ann")
-    table.play("EventCardDrawn", player="ann", card="pirate-raid")
-    assert table.words() == "Ann drew the event Pirates off the Cape"
+    table.play("EventResolved", player="ann")
+    assert table.region("nemessa")["hoplites"] == {}
+    assert table.words() == (
+        "Ann resolved the event Rumours of Fever: the monster of the card kills 2 hoplites of "
+        "every player in its region (Bo lost 2 hoplites)"
+    )
     table.play("TurnEnded", player="ann")
+
+
+def test_the_event_cards_monster_goes_to_the_cards_region(table):
+    table.start()
+    table.play("MonumentBuilt", player="ann", monument="zeus")
+    table.play("MonsterPhaseResolved", player="ann", card="long-drought")
+    assert table.game["monsters"]["boar"] == "dymara"
+    assert table.words().endswith("the Stoneback Boar went to Dymara")
+    table.play("EventResolved", player="ann")
+    assert table.game["priests"] == {"ann": 0, "bo": 0}
+
+
+def test_an_event_card_grants_what_it_says_to_whom_it_says(table):
+    table.start()
+    table.play("MonumentBuilt", player="ann", monument="zeus")
+    table.end_round("ann", "silent-oracle")
+    assert [(g["kind"], g["player"], g["count"]) for g in table.game["grants"]] == [
+        ("fortify", "ann", 1),
+        ("fortify", "bo", 1),
+    ]
+    table.play("HoplitesFortified", player="bo", region="phlios", count=1)
+    assert table.words() == "Bo fortified 1 hoplite in Phlios (the event The Oracle Falls Silent)"
+    table.refuses(
+        "HoplitesFortified",
+        "hoplites are fortified only when an event card or a Monument's activation "
+        "grants it (nothing grants Bo fortified hoplites now)",
+        player="bo",
+        region="phlios",
+        count=1,
+    )
 
 
 def test_the_monster_phase_comes_only_after_a_monument(table):
@@ -82,6 +153,7 @@ def test_the_monster_phase_comes_only_after_a_monument(table):
         "MonsterPhaseResolved",
         "the Monster Phase comes only after a Monument is built",
         player="ann",
+        card="red-comet",
     )
 
 
@@ -89,12 +161,9 @@ def test_a_monster_slain_in_this_game_does_not_come_back(table):
     table.start()
     table.game["slain"]["bo"].append("serpent")
     table.play("MonumentBuilt", player="ann", monument="zeus")
-    table.refuses(
-        "MonsterPhaseResolved",
-        "the Ashen Serpent was slain in this game",
-        player="ann",
-        appeared=[{"monster": "serpent", "region": "aigialos"}],
-    )
+    table.play("MonsterPhaseResolved", player="ann", card="harvest-feast")
+    assert "serpent" not in table.game["monsters"]
+    assert table.words().endswith("the Ashen Serpent was slain in this game, and nothing stirred")
 
 
 def test_an_event_card_is_not_drawn_twice_before_the_deck_is_shuffled(table):
@@ -102,9 +171,8 @@ def test_an_event_card_is_not_drawn_twice_before_the_deck_is_shuffled(table):
     _build(table, "ann", card="red-comet")
     table.play("TurnEnded", player="ann")
     table.play("MonumentBuilt", player="bo", monument="zeus")
-    table.play("MonsterPhaseResolved", player="bo")
     table.refuses(
-        "EventCardDrawn",
+        "MonsterPhaseResolved",
         "the event card A Red Comet was drawn already from this deck",
         player="bo",
         card="red-comet",
@@ -116,8 +184,7 @@ def test_the_event_deck_is_shuffled_once_every_card_was_drawn(table):
     deck = sorted(table.state["content"]["event_cards"])
     table.game["events_drawn"] = deck[:-1]
     table.play("MonumentBuilt", player="ann", monument="zeus")
-    table.play("MonsterPhaseResolved", player="ann")
-    table.play("EventCardDrawn", player="ann", card=deck[-1])
+    table.end_round("ann", deck[-1])
     assert table.game["events_drawn"] == []
 
 

@@ -6,7 +6,7 @@ from tracker.systems.hellas import system
 def test_a_hero_is_offered_the_regions_it_can_reach_step_by_step(table):
     table.start()
     assert system.choices(table.state, "ann")["hero_steps"] == [["aigialos", "eirinos", "melanthe"]]
-    table.play("HeroAttributeChanged", player="ann", attribute="speed", value=2)
+    table.game["heroes"]["ann"]["speed"] = 2
     steps = system.choices(table.state, "ann")["hero_steps"]
     assert len(steps) == 2 and "dymara" in steps[1] and "dymara" not in steps[0]
 
@@ -26,13 +26,13 @@ def test_only_a_usurp_and_a_hunt_the_rules_allow_are_offered(table):
     assert system.choices(table.state, "ann")["hunt"] == []
     table.play("HeroMoved", player="ann", path=["eirinos"])
     assert system.choices(table.state, "ann")["hunt"] == ["boar"]
-    table.play("HeroAttributeChanged", player="ann", attribute="leadership", value=2)
+    table.game["heroes"]["ann"]["leadership"] = 2
     assert system.choices(table.state, "ann")["usurp"] == "eirinos"
 
 
 def test_open_wounds_then_rewards_are_offered_in_a_hunt(table):
     table.start(heroes={"ann": "eirinos", "bo": "phlios"})
-    table.play("HuntBegan", player="ann", monster="boar")
+    table.play("HuntBegan", player="ann", monster="boar", cards=["spear-1"])
     assert [w["id"] for w in system.choices(table.state, "ann")["wounds"]] == [
         "hide",
         "tusks",
@@ -52,6 +52,7 @@ def test_a_loser_is_offered_only_legal_retreats(table):
         moves=[{"origin": "korythos", "destination": "eirinos", "count": 3}],
     )
     table.play("BattleBegan", player="ann", region="eirinos")
+    table.hand("ann", "charge-3")
     table.play("CombatCardPlayed", player="ann", card="charge-3")
     table.play("BattlePassed", player="bo")
     table.play("BattlePassed", player="ann")
@@ -60,6 +61,7 @@ def test_a_loser_is_offered_only_legal_retreats(table):
 
 def test_a_players_board_counts_each_thing_against_its_limit(table):
     table.start()
+    table.grant("ann", "artifact")
     table.play("ArtifactGained", player="ann", artifact="oak-crown")
     table.play("PriestsSent", player="ann", monument="zeus", count=1)
     table.play("Prayed", player="ann")

@@ -1,14 +1,17 @@
 """Properties over random play: refusals change nothing, limits always hold, folds repeat."""
 
 import json
+from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tracker.dice import SeededRoller
 from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
 from tracker.systems.base import load_json
 from tracker.systems.hellas import rules, system
+from tracker.systems.hellas.cards import server_draw
 
 _CONTENT = load_json(system.content_dir / "base.json")
 REGIONS = sorted(_CONTENT["regions"])
@@ -32,10 +35,14 @@ def _wounds():
 
 
 move = st.fixed_dictionaries({"origin": step, "destination": step, "count": count})
+# Proposals made from the state ("@legal": what a player who knows the rules would do;
+# "@next": what the game waits for) keep random play moving; the rest are mostly refused.
+LEGAL = st.sampled_from(
+    ["hunt", "draw", "grant", "grant", "play", "wound", "quest", "quest", "move", "attack"]
+)
 EVENT = st.one_of(
-    st.just(("@next", {})),
-    st.just(("@next", {})),
-    st.just(("@next", {})),
+    *[st.builds(lambda w: ("@legal", {"what": w}), LEGAL)] * 20,
+    *[st.just(("@next", {}))] * 16,
     st.builds(lambda p: ("TurnEnded", {"player": p}), player),
     st.builds(
         lambda p, r: ("HeroMoved", {"player": p, "path": r}),
@@ -70,17 +77,39 @@ EVENT = st.one_of(
         player,
         st.sampled_from(["zeus", "hermes", "athena"]),
     ),
-    st.builds(lambda p: ("MonsterPhaseResolved", {"player": p}), player),
     st.builds(
-        lambda p, c: ("EventCardDrawn", {"player": p, "card": c}),
+        lambda p, c: ("MonsterPhaseResolved", {"player": p, "card": c}),
         player,
         st.sampled_from(sorted(_CONTENT["event_cards"])),
     ),
+    st.builds(lambda p: ("EventResolved", {"player": p}), player),
+    st.builds(
+        lambda p, q: ("QuestUndertaken", {"player": p, "quest": q}),
+        player,
+        st.sampled_from(sorted(_CONTENT["quests"])),
+    ),
+    st.builds(lambda p: ("QuestAdvanced", {"player": p}), player),
+    st.builds(
+        lambda p, cs: ("CombatCardsDrawn", {"player": p, "cards": cs}),
+        player,
+        st.lists(card, max_size=3),
+    ),
+    st.builds(
+        lambda p, a: ("HeroAttributeChanged", {"player": p, "attribute": a, "value": 2}),
+        player,
+        st.sampled_from(["leadership", "strength", "speed"]),
+    ),
+    st.builds(
+        lambda p, a: ("ArtifactGained", {"player": p, "artifact": a}),
+        player,
+        st.sampled_from(sorted(_CONTENT["artifacts"])),
+    ),
     st.builds(lambda p, r: ("RegionUsurped", {"player": p, "region": r}), player, region),
     st.builds(
-        lambda p, m: ("HuntBegan", {"player": p, "monster": m}),
+        lambda p, m, cs: ("HuntBegan", {"player": p, "monster": m, "cards": cs}),
         player,
         st.sampled_from(["boar", "harpy"]),
+        st.lists(card, max_size=2),
     ),
     st.builds(lambda p, w: ("HeroAttacked", {"player": p, "wounds": w}), player, _wounds()),
     st.builds(
@@ -123,28 +152,149 @@ def _next(state):
     if game["contested"]:
         return "BattleBegan", {"player": turn["player"], "region": game["contested"][0]}
     if turn["phase"] == "monster":
-        return "MonsterPhaseResolved", {"player": turn["player"]}
-    if turn["phase"] == "event":
         card = next(
             c for c in sorted(state["content"]["event_cards"]) if c not in game["events_drawn"]
         )
-        return "EventCardDrawn", {"player": turn["player"], "card": card}
+        return "MonsterPhaseResolved", {"player": turn["player"], "card": card}
+    if turn["phase"] == "event":
+        return "EventResolved", {"player": turn["player"]}
     if hunt and hunt["status"] == "monster":
         return "MonsterAttacked", {"player": turn["player"], "roll": [2]}
     if hunt and hunt["status"] == "hero":
         return "HeroAttacked", {"player": turn["player"], "wounds": []}
+    if not turn["special"]:
+        return _a_special(state, turn["player"])
     return "TurnEnded", {"player": turn["player"]}
+
+
+def _a_special(state, who):
+    """One of the special actions still open, so that the turn can end."""
+    game = state["game"]
+    open_now = rules.open_actions(state, who)["special"]
+    mine = sorted(r for r, p in game["regions"].items() if p["controller"] == who)
+    if "prayer" in open_now:
+        return "Prayed", {"player": who}
+    if "recruit" in open_now and mine:
+        return "HoplitesRecruited", {"player": who, "placed": [{"region": mine[0], "count": 1}]}
+    building = [m for m, v in sorted(game["monuments"].items()) if v["level"] < 5]
+    if "build_monument" in open_now and building:
+        return "MonumentBuilt", {"player": who, "monument": building[len(mine) % len(building)]}
+    return "TurnEnded", {"player": who}
+
+
+def _grant_effect(state, game, grant):
+    """The effect event that takes a grant, with data the rules may accept."""
+    who, kind = grant["player"], grant["kind"]
+    regions = state["content"]["regions"]
+    if kind == "temple":
+        sites = [r for r, p in game["regions"].items() if p["controller"] == who]
+        sites = [r for r in sites if regions[r]["temple_site"]] or REGIONS
+        return "TempleBuilt", {"player": who, "region": sites[0]}
+    if kind == "fortify":
+        mine = [r for r, p in game["regions"].items() if p["hoplites"].get(who)] or REGIONS
+        return "HoplitesFortified", {"player": who, "region": mine[0], "count": 1}
+    if kind == "artifact":
+        free = [a for a, held in sorted(game["artifacts"].items()) if not held["owner"]]
+        return "ArtifactGained", {"player": who, "artifact": (free or ["owl-lantern"])[0]}
+    if kind == "attribute":
+        attribute = grant.get("attribute") or "speed"
+        value = game["heroes"][who][attribute] + 1
+        return "HeroAttributeChanged", {"player": who, "attribute": attribute, "value": value}
+    if kind == "control":
+        return "RegionControlChanged", {"player": who, "region": grant["region"]}
+    return "CombatCardsDrawn", {"player": who, "cards": _drawn(state, "grant", who)}
+
+
+def _drawn(state, what, who):
+    return server_draw(state, what, {"player": who}, SeededRoller(len(json.dumps(state))))
+
+
+def _legal(state, what):
+    """A proposal made from the state, as a player who knows the rules would make it."""
+    game = state["game"]
+    who = game["turn"]["player"]
+    hand = game["hands"][who]
+    waiting = rules.waiting_for(state)
+    if waiting and what not in ("play", "wound"):
+        return "@next", {}
+    if what == "hunt":
+        here = game["heroes"][who]["region"]
+        beasts = [m for m, r in sorted(game["monsters"].items()) if r == here]
+        if beasts:
+            return "HuntBegan", {
+                "player": who,
+                "monster": beasts[0],
+                "cards": _drawn(state, "hunt", who),
+            }
+        return "@next", {}
+    if what == "grant" and game["grants"]:
+        return _grant_effect(state, game, game["grants"][0])
+    if what == "draw" and game["grants"]:
+        first = game["grants"][0]
+        return "CombatCardsDrawn", {
+            "player": first["player"],
+            "cards": _drawn(state, "grant", first["player"]),
+        }
+    if what == "play" and game["battle"] and game["battle"]["next"]:
+        side = game["battle"]["next"]
+        if game["hands"][side]:
+            return "CombatCardPlayed", {"player": side, "card": game["hands"][side][0]}
+    if what == "wound" and game["hunt"] and game["hunt"]["status"] == "hero":
+        symbols = state["content"]["combat_cards"]
+        monster = state["content"]["monsters"][game["hunt"]["monster"]]
+        left = Counter(hand)
+        for wound in monster["wounds"]:
+            if wound["id"] in game["hunt"]["wounds"]:
+                continue
+            paid = []
+            for symbol in wound["symbols"]:
+                card = next(
+                    (c for c in sorted(left) if left[c] and symbols[c]["symbol"] == symbol), None
+                )
+                if card is None:
+                    break
+                left[card] -= 1
+                paid.append(card)
+            else:
+                return "HeroAttacked", {
+                    "player": who,
+                    "wounds": [{"wound": wound["id"], "cards": paid}],
+                }
+            left = Counter(hand)
+    if what == "move" and "hero" in rules.open_actions(state, who)["normal"]:
+        if not game["heroes"][who]["quest"]:
+            near = state["neighbours"][game["heroes"][who]["region"]]
+            quests = {q["region"] for q in game["quests"].values() if not q["done_by"]}
+            to = next((r for r in near if r in quests), near[len(hand) % len(near)])
+            return "HeroMoved", {"player": who, "path": [to]}
+    if what == "attack" and "hoplites" in rules.open_actions(state, who)["normal"]:
+        for rid, place in sorted(game["regions"].items()):
+            if place["hoplites"].get(who):
+                near = state["neighbours"][rid]
+                foes = [r for r in near if any(p != who for p in game["regions"][r]["hoplites"])]
+                to = (foes or near)[0]
+                move = {"origin": rid, "destination": to, "count": place["hoplites"][who]}
+                return "HoplitesMoved", {"player": who, "moves": [move]}
+    if what == "quest":
+        open_quests = system.choices(state, who)["quests_open"]
+        if open_quests:
+            return "QuestUndertaken", {"player": who, "quest": open_quests[0]}
+        if game["heroes"][who]["quest"]:
+            return "QuestAdvanced", {"player": who}
+    return "@next", {}
 
 
 def _resolve(state, type_, data):
     """Turn the placeholders into real names: the turn's player, neighbouring regions."""
     game, near = state["game"], state["neighbours"]
+    if type_ == "@legal":
+        type_, data = _legal(state, data["what"])
     if type_ == "@next":
         return _next(state)
     data = dict(data)
     if data.get("player") == "@turn":
         data["player"] = game["turn"]["player"]
-    if "moves" in data:
+    if "moves" in data and all(isinstance(m["origin"], int) for m in data["moves"]):
         mine = [r for r, p in game["regions"].items() if data["player"] in p["hoplites"]]
         moves = []
         for m in data["moves"]:
@@ -157,7 +307,7 @@ def _resolve(state, type_, data):
                 }
             )
         data["moves"] = moves
-    if type_ == "HeroMoved":
+    if type_ == "HeroMoved" and all(isinstance(i, int) for i in data["path"]):
         here = game["heroes"].get(data["player"], {}).get("region", REGIONS[0])
         path = []
         for index in data["path"]:
@@ -165,6 +315,20 @@ def _resolve(state, type_, data):
             path.append(here)
         data["path"] = path
     return type_, data
+
+
+EFFECT_EVENTS = {
+    "TempleBuilt",
+    "HoplitesFortified",
+    "ArtifactGained",
+    "HeroAttributeChanged",
+    "RegionControlChanged",
+    "CombatCardsDrawn",
+}
+
+
+def _granted(state) -> int:
+    return sum(g.get("count", 1) for g in state["game"]["grants"])
 
 
 def _check_limits(state):
@@ -185,6 +349,24 @@ def _check_limits(state):
             assert rid in game["contested"]
     for m in game["monuments"].values():
         assert 1 <= m["level"] <= limits["monument_levels"]
+    # Every card of the deck is in exactly one place: the deck, a hand, the discard pile or
+    # on the table in the battle being fought.
+    where = Counter(game["deck"]) + Counter(game["discard"])
+    for hand in game["hands"].values():
+        assert len(hand) <= limits["hand"]
+        where.update(hand)
+    if game["battle"] and not game["battle"]["outcome"]:  # decided: played cards discarded
+        for played in game["battle"]["cards"].values():
+            where.update(played)
+    assert where == Counter(
+        {cid: c["copies"] for cid, c in state["content"]["combat_cards"].items()}
+    )
+    for p in game["order"]:
+        hero = game["heroes"][p]
+        assert all(
+            1 <= hero[a] <= limits["attribute_max"] for a in ("leadership", "strength", "speed")
+        )
+        assert hero["quest"] is None or game["quests"][hero["quest"]]["hero"] == p
 
 
 @settings(
@@ -192,7 +374,7 @@ def _check_limits(state):
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(events=st.lists(EVENT, max_size=80))
+@given(events=st.lists(EVENT, min_size=20, max_size=120))
 def test_random_play_keeps_every_limit_and_refusals_change_nothing(make_table, events):
     Table = make_table
     table = Table()
@@ -213,6 +395,8 @@ def test_random_play_keeps_every_limit_and_refusals_change_nothing(make_table, e
             continue
         accepted.append((type_, table.last))
         _check_limits(table.state)
+        if type_ in EFFECT_EVENTS:  # an effect took something granted, or it was refused
+            assert _granted(table.state) < _granted(json.loads(before))
     # Folding the accepted events again gives the same state: the fold is deterministic.
     again = Table()
     again.start(
@@ -224,3 +408,30 @@ def test_random_play_keeps_every_limit_and_refusals_change_nothing(make_table, e
             again.state, Event(None, "t", event.version, event.type, event.data, {}, None, None)
         )
     assert again.state == table.state
+
+
+LEGAL_PLAY = st.one_of(st.builds(lambda w: ("@legal", {"what": w}), LEGAL), st.just(("@next", {})))
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(events=st.lists(LEGAL_PLAY, min_size=150, max_size=300))
+def test_long_legal_games_with_hunts_battles_quests_and_cards_keep_every_limit(make_table, events):
+    table = make_table()
+    table.start(heroes={"ann": "eirinos", "bo": "thyrea"})
+    for type_, data in events:
+        if table.game["over"]:
+            break
+        type_, data = _resolve(table.state, type_, data)
+        before = json.dumps(table.state, sort_keys=True)
+        try:
+            table.play(type_, **data)
+        except (RuleViolation, InvalidEvent):
+            assert json.dumps(table.state, sort_keys=True) == before
+            continue
+        _check_limits(table.state)
+        if type_ in EFFECT_EVENTS:
+            assert _granted(table.state) < _granted(json.loads(before))

@@ -31,11 +31,16 @@ def test_the_two_player_sample_ends_with_a_monster_slayer(service):
     game = view.state["game"]
     assert game["over"]["winner"] == "alexa"
     assert game["over"]["condition"] == "slayer"
-    assert game["slain"] == {"alexa": ["boar", "serpent", "harpy"], "bion": []}
-    assert game["monuments"]["zeus"]["level"] == 2
-    assert game["monuments"]["hermes"]["level"] == 2
-    assert game["artifacts"]["dusk-bow"]["owner"] == "bion"
-    assert game["battles"][0]["outcome"]["winner"] == "alexa"
+    assert game["slain"] == {"alexa": ["harpy", "boar", "chimera"], "bion": []}
+    assert {m: v["level"] for m, v in game["monuments"].items()} == {
+        "zeus": 2,
+        "hermes": 2,
+        "athena": 2,
+    }
+    assert game["quests_done"] == {"alexa": ["oracle-stair"], "bion": []}
+    assert game["heroes"]["alexa"]["strength"] == 3  # two blessings of Athena
+    assert game["battles"][0]["outcome"]["winner"] == "bion"
+    assert game["grants"] == []
     assert view.state["standings"]["alexa"]["by"]["slayer"] == 1
     # The first event carries the board it was played on.
     first = service.store.event("hellas-duel", 1)
@@ -47,14 +52,15 @@ def test_the_two_player_sample_ends_with_a_monster_slayer(service):
 def test_the_three_player_sample_ends_with_a_king_of_kings(service):
     view = _import(service, "hellas-three-crowns.jsonl")
     game = view.state["game"]
-    assert game["over"]["winner"] == "elias"
+    assert game["over"]["winner"] == "fotini"
     assert game["over"]["condition"] == "king_of_kings"
     assert game["monuments"]["zeus"]["level"] == 5
     assert game["king"]["tokens"] == 0
-    assert game["regions"]["orchia"]["controller"] == "elias"
-    assert game["regions"]["kopais"]["controller"] == "fotini"
-    assert game["excluded_lands"] == ["euboikos"]
-    assert [b["outcome"]["winner"] for b in game["battles"]] == ["dora", "fotini"]
+    assert game["regions"]["orchia"]["controller"] == "fotini"
+    assert game["regions"]["kopais"]["controller"] == "elias"
+    assert game["excluded_lands"] == ["achaion"]  # the content's default for three players
+    assert [b["outcome"]["winner"] for b in game["battles"]] == ["elias"]
+    assert game["artifacts"]["wind-sandals"] == {"owner": "elias", "charged": True}
 
 
 def test_the_audit_log_of_a_sample_reads_as_words(service):
@@ -62,14 +68,14 @@ def test_the_audit_log_of_a_sample_reads_as_words(service):
     words = [entry.words for entry in service.history("hellas-three-crowns")]
     assert words[1] == "Game crowns-1 began: Dora, Elias, Fotini"
     assert words[-1] == (
-        "Elias marched 1 hoplite from Orchia to Aulida; Elias wins game crowns-1 as King of Kings"
+        "Fotini marched 1 hoplite from Orchia to Aulida; Fotini wins game crowns-1 as King of Kings"
     )
     assert all(w for w in words)
 
 
 def test_time_travel_shows_the_battle_still_undecided(service):
     _import(service, "hellas-three-crowns.jsonl")
-    view = service.state("hellas-three-crowns", at=17)
+    view = service.state("hellas-three-crowns", at=49)
     assert view.state["game"]["battle"]["cards"] == {"dora": ["spear-2"], "elias": []}
 
 
@@ -100,11 +106,41 @@ def _start(service):
                     "heroes": {"ann": "eirinos", "bo": "phlios"},
                     "hoplites": {"ann": {"korythos": 3}, "bo": {"phlios": 3}},
                     "monsters": {"boar": "eirinos"},
+                    "hands": {"ann": ["helm-1", "spear-1"], "bo": ["helm-1", "shield-1"]},
                 },
             }
         ],
         1,
     )
+
+
+def test_the_server_deals_the_starting_hands_from_the_deck_and_hides_them(service):
+    service.start(
+        "deal",
+        "hellas",
+        "A deal",
+        {"players": [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]},
+    )
+    service.append(
+        "deal", [{"type": "GameStarted", "data": {"game": "g1", "order": ["ann", "bo"]}}], 1
+    )
+    started = service.store.event("deal", 2)
+    assert started.meta["source"] == "server-roll"
+    state = service.state("deal").state
+    hands = started.data["hands"]
+    assert {p: sorted(c) for p, c in hands.items()} == state["game"]["hands"]
+    assert all(len(cards) == 2 for cards in hands.values())
+    # The board's own setup: each seat's hero and hoplites come from the content.
+    assert state["game"]["heroes"]["ann"]["region"] == "korythos"
+    assert state["game"]["regions"]["phlios"]["hoplites"] == {"bo": 3}
+    shown = system.visible_event_data(state, "GameStarted", started.data, 2, "bo")
+    assert shown["hands"]["bo"] == hands["bo"]
+    assert shown["hands"]["ann"] == "2 cards, hidden"
+    public = system.public_state(state)
+    assert "hands" not in public["game"] and "deck" not in public["game"]
+    assert public["game"]["hand_counts"] == {"ann": 2, "bo": 2}
+    assert public["game"]["deck_count"] == 20
+    assert system.view_for(state, "ann")["hand"] == sorted(hands["ann"])
 
 
 def test_the_server_rolls_the_monsters_attack_and_draws_the_event_card(service):
@@ -136,11 +172,11 @@ def test_the_server_draws_an_event_card_not_yet_drawn(service):
         [
             {"type": "MonumentBuilt", "data": {"player": "ann", "monument": "zeus"}},
             {"type": "MonsterPhaseResolved", "data": {"player": "ann"}},
-            {"type": "EventCardDrawn", "data": {"player": "ann"}},
+            {"type": "EventResolved", "data": {"player": "ann"}},
         ],
         2,
     )
-    drawn = service.store.event("duel", 5)
+    drawn = service.store.event("duel", 4)
     view = service.state("duel")
     assert drawn.data["card"] in view.state["content"]["event_cards"]
     assert view.state["game"]["events_drawn"] == [drawn.data["card"]]

@@ -26,6 +26,7 @@ def test_each_kind_of_normal_action_is_taken_once_a_turn(table):
 
 def test_every_kind_of_normal_action_may_be_taken_in_one_turn(table):
     table.start()
+    table.grant("ann", "artifact")
     table.play("ArtifactGained", player="ann", artifact="owl-lantern")
     table.play("ArtifactsUsed", player="ann", artifacts=["owl-lantern"])
     table.play("HeroMoved", player="ann", path=["melanthe"])
@@ -96,8 +97,7 @@ def test_a_used_special_action_stays_blocked_until_a_monument_is_built(table):
         player="ann",
     )
     table.play("MonumentBuilt", player="ann", monument="zeus")
-    table.play("MonsterPhaseResolved", player="ann")
-    table.play("EventCardDrawn", player="ann", card="red-comet")
+    table.end_round("ann", "harvest-feast")
     table.play("TurnEnded", player="ann")
     table.play("Prayed", player="bo")
     assert table.game["tokens"]["bo"] == ["prayer"]
@@ -140,7 +140,7 @@ def test_a_game_starts_with_at_most_15_hoplites_a_player(table):
 
 def test_a_hero_moves_up_to_its_speed_through_whatever_stands_in_the_way(table):
     table.start()
-    table.play("HeroAttributeChanged", player="ann", attribute="speed", value=3)
+    table.game["heroes"]["ann"]["speed"] = 3
     # Eirinos holds the boar, Dymara nothing, Tritaia nothing: the hero passes them all.
     table.play("HeroMoved", player="ann", path=["eirinos", "dymara", "tritaia"])
     assert table.game["heroes"]["ann"]["region"] == "tritaia"
@@ -150,7 +150,7 @@ def test_a_hero_moves_up_to_its_speed_through_whatever_stands_in_the_way(table):
 
 def test_a_hero_stops_among_enemy_hoplites(table):
     table.start(heroes={"ann": "aulida", "bo": "phlios"})
-    table.play("HeroAttributeChanged", player="ann", attribute="speed", value=2)
+    table.game["heroes"]["ann"]["speed"] = 2
     table.play("HeroMoved", player="ann", path=["thyrea", "phlios"])
     assert table.game["heroes"]["ann"]["region"] == "phlios"
     assert table.game["contested"] == []
@@ -191,6 +191,8 @@ def test_a_hero_moves_only_to_regions_on_the_board(table):
 
 def test_an_attribute_rises_no_higher_than_the_boards_limit(table):
     table.start()
+    table.game["heroes"]["ann"]["speed"] = 5
+    table.grant("ann", "attribute", attribute="speed")
     table.refuses(
         "HeroAttributeChanged",
         "a hero's speed goes up to 5, not 6",
@@ -261,8 +263,7 @@ def test_recruiting_never_takes_a_player_past_15_hoplites(table):
     table.play("TurnEnded", player="ann")
     table.pray_and_end("bo")
     table.play("MonumentBuilt", player="ann", monument="zeus")
-    table.play("MonsterPhaseResolved", player="ann")
-    table.play("EventCardDrawn", player="ann", card="red-comet")
+    table.end_round("ann", "harvest-feast")
     table.play("TurnEnded", player="ann")
     table.pray_and_end("bo")
     table.refuses(
@@ -303,6 +304,7 @@ def test_a_prayer_brings_a_priest(table):
 
 def test_only_a_charged_artifact_is_used(table):
     table.start()
+    table.grant("ann", "artifact")
     table.play("ArtifactGained", player="ann", artifact="owl-lantern")
     table.play("ArtifactsUsed", player="ann", artifacts=["owl-lantern"])
     table.pray_and_end("ann")
@@ -318,6 +320,7 @@ def test_only_a_charged_artifact_is_used(table):
 
 def test_a_player_uses_only_the_artifacts_it_holds(table):
     table.start()
+    table.grant("bo", "artifact")
     table.play("ArtifactGained", player="bo", artifact="owl-lantern")
     table.refuses(
         "ArtifactsUsed",
@@ -329,7 +332,9 @@ def test_a_player_uses_only_the_artifacts_it_holds(table):
 
 def test_an_artifact_has_one_holder(table):
     table.start()
+    table.grant("bo", "artifact")
     table.play("ArtifactGained", player="bo", artifact="owl-lantern")
+    table.grant("ann", "artifact")
     table.refuses(
         "ArtifactGained", "the Owl Lantern is held by Bo", player="ann", artifact="owl-lantern"
     )
@@ -364,6 +369,7 @@ def test_a_hero_usurps_only_the_region_it_stands_in(table):
 
 def test_a_temple_is_built_only_on_a_temple_site_its_builder_controls(table):
     table.start()
+    table.grant("ann", "temple")
     table.refuses(
         "TempleBuilt",
         "a temple is built on a temple site (Korythos has none)",
@@ -377,11 +383,14 @@ def test_a_temple_is_built_only_on_a_temple_site_its_builder_controls(table):
         region="eirinos",
     )
     table.play("TempleBuilt", player="ann", region="melanthe")
+    table.grant("ann", "temple")
     table.refuses("TempleBuilt", "Melanthe already has its temple", player="ann", region="melanthe")
 
 
 def test_control_does_not_pass_by_decree_over_another_players_hoplites(table):
     table.start()
+    table.grant("ann", "control", region="phlios")
+    table.grant("ann", "control", region="thessa")
     table.refuses(
         "RegionControlChanged",
         "a region held by another player's hoplites changes hands by battle (Bo holds Phlios)",

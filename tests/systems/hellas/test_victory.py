@@ -9,13 +9,12 @@ EUBOIKOS = ("chalkea", "eretra", "karystia")
 
 def _monument_turn(table, player, monument):
     table.play("MonumentBuilt", player=player, monument=monument)
-    table.play("MonsterPhaseResolved", player=player)
     deck = [
         c
         for c in sorted(table.state["content"]["event_cards"])
         if c not in table.game["events_drawn"]
     ]
-    table.play("EventCardDrawn", player=player, card=deck[0])
+    table.end_round(player, deck[0])
     table.play("TurnEnded", player=player)
 
 
@@ -48,10 +47,12 @@ def test_a_finished_game_takes_no_more_actions(table):
 def test_with_three_players_two_lands_win_but_the_excluded_land_does_not_count(table3):
     table3.start3()
     table3.control("ann", *EUBOIKOS, *BOIOTIS[:3])
+    table3.grant("ann", "control", region="aulida")
     table3.play("RegionControlChanged", region="aulida", player="ann", reason="an oracle's gift")
     assert table3.game["over"] is None
     assert rules.progress(table3.state, "ann")["warlord"] == {"have": 1, "need": 2}
     table3.control("ann", *ACHAION[:3])
+    table3.grant("ann", "control", region="tritaia")
     table3.play("RegionControlChanged", region="tritaia", player="ann", reason="a quest")
     assert table3.game["over"]["condition"] == "warlord"
 
@@ -64,6 +65,7 @@ def test_with_three_players_one_land_is_named_as_not_counting(table3):
         order=["ann", "bo", "cy"],
         heroes={"ann": "korythos", "bo": "phlios", "cy": "chalkea"},
         hoplites={},
+        excluded_lands=[],
     )
 
 
@@ -72,6 +74,7 @@ def test_five_temples_win_favoured_by_the_gods(table):
     table.control("ann", "melanthe", "eirinos", "orchia", "kopais", "eretra")
     for rid in ("eirinos", "orchia", "kopais", "eretra"):
         table.region(rid)["temple"] = True
+    table.grant("ann", "temple")
     table.play("TempleBuilt", player="ann", region="melanthe")
     assert table.game["over"]["winner"] == "ann"
     assert table.game["over"]["condition"] == "favoured"
@@ -83,6 +86,7 @@ def test_temples_count_only_while_their_regions_are_controlled(table):
     table.control("bo", "eretra")
     for rid in ("eirinos", "orchia", "kopais", "eretra"):
         table.region(rid)["temple"] = True
+    table.grant("ann", "temple")
     table.play("TempleBuilt", player="ann", region="melanthe")
     assert table.game["over"] is None
 
@@ -90,7 +94,8 @@ def test_temples_count_only_while_their_regions_are_controlled(table):
 def test_three_monsters_slain_win_monster_slayer(table):
     table.start(heroes={"ann": "thyrea", "bo": "phlios"})
     table.game["slain"]["ann"] = ["boar", "serpent"]
-    table.play("HuntBegan", player="ann", monster="harpy")
+    table.play("HuntBegan", player="ann", monster="harpy", cards=["shield-2"])
+    table.hand("ann", "spear-1")
     table.play(
         "HeroAttacked",
         player="ann",
@@ -224,6 +229,7 @@ def test_the_campaign_goes_on_with_the_next_game_and_keeps_the_standings(table):
         order=["bo", "ann"],
         heroes={"ann": "korythos", "bo": "phlios"},
         hoplites={"bo": {"phlios": 2}},
+        hands={"ann": ["spear-1", "spear-2"], "bo": ["helm-1", "helm-3"]},
     )
     assert table.game["turn"]["player"] == "bo"
     assert table.game["number"] == 2

@@ -11,6 +11,9 @@ from collections import Counter
 
 from tracker.errors import RuleViolation
 
+from . import cards as deck
+from . import grants
+
 NORMAL = {
     "ArtifactsUsed": "artifacts",
     "HeroMoved": "hero",
@@ -19,7 +22,7 @@ NORMAL = {
 }
 NORMAL_WORDS = {
     "artifacts": "used artifacts",
-    "hero": "moved the hero",
+    "hero": "moved the hero or took a quest step",
     "hoplites": "moved hoplites",
     "priests": "sent priests",
 }
@@ -41,13 +44,15 @@ SPECIAL_WORDS = {
 }
 BATTLE_EVENTS = {"BattleBegan", "CombatCardPlayed", "BattlePassed", "ArmyRetreated"}
 HUNT_EVENTS = {"HeroAttacked", "MonsterAttacked"}
-#: facts of cards, quests and rewards: any player of the game, at any moment of a turn
+#: the effects of a grant (a quest's reward, an event card, a Monument): recorded by the
+#: player granted, in any player's turn, each taking a grant that allows it (effects.py)
 EFFECTS = {
     "RegionControlChanged",
     "TempleBuilt",
     "HoplitesFortified",
     "ArtifactGained",
     "HeroAttributeChanged",
+    "CombatCardsDrawn",
 }
 CONDITIONS = ("warlord", "favoured", "slayer", "king_of_kings")
 CONDITION_WORDS = {
@@ -244,8 +249,7 @@ def apply(state: dict, event) -> dict:
     player = data.get("player")
     if player is not None and player not in game["order"]:
         raise RuleViolation(f"{name(state, player)} is not playing in game {game['id']}")
-    if kind not in EFFECTS:
-        _check_waiting(state, game, kind)
+    _check_waiting(state, game, kind)
     HANDLERS[kind](state, game, data)
     game["last"] = {"version": event.version, "type": kind, "player": player}
     _check_victory(state, game, player, event.version)
@@ -269,7 +273,7 @@ def _check_waiting(state, game, kind):
     phase = game["turn"]["phase"]
     if phase == "monster" and kind != "MonsterPhaseResolved":
         raise RuleViolation("after a Monument is built, the Monster Phase comes next")
-    if phase == "event" and kind != "EventCardDrawn":
+    if phase == "event" and kind != "EventResolved":
         raise RuleViolation("after the Monster Phase, the Event Phase comes next")
     hunt = game["hunt"]
     if hunt and hunt["status"] in ("hero", "monster") and kind not in HUNT_EVENTS:
@@ -333,7 +337,27 @@ def _take_special(state, game, player, kind):
 # -- games ---------------------------------------------------------------------------------
 
 
-def game_started(state, data, version):
+def setup_defaults(state: dict, data: dict) -> dict:
+    """A game's setup with what it leaves out taken from the content: each seat's hero and
+    hoplites (`start.seats`, by seat order), the monsters, the Lands that do not count."""
+    start = state["content"]["start"]
+    order = data["order"]
+    seats = start.get("seats", [])
+    data = dict(data)
+    heroes = {p: seats[i]["hero"] for i, p in enumerate(order) if i < len(seats)}
+    data["heroes"] = {**heroes, **(data.get("heroes") or {})}
+    if not data.get("hoplites"):
+        data["hoplites"] = {
+            p: dict(seats[i]["hoplites"]) for i, p in enumerate(order) if i < len(seats)
+        }
+    if data.get("monsters") is None:
+        data["monsters"] = dict(start.get("monsters", {}))
+    if data.get("excluded_lands") is None:
+        data["excluded_lands"] = list(start.get("excluded_lands", {}).get(str(len(order)), []))
+    return data
+
+
+def _check_seats(state, data):
     content = state["content"]
     earlier = state["game"]
     if earlier and not earlier["over"]:
@@ -349,6 +373,11 @@ def game_started(state, data, version):
     low, high = content["players"]["min"], content["players"]["max"]
     if not low <= len(order) <= high:
         raise RuleViolation(f"a game has {low} to {high} players, not {len(order)}")
+
+
+def _check_pieces(state, data) -> dict[str, str]:
+    """Heroes, hoplites and monsters set out on regions of the board; who holds which."""
+    content, order = state["content"], data["order"]
     regions = content["regions"]
     if set(data["heroes"]) != set(order):
         raise RuleViolation("each player of the game places one hero, and only they do")
@@ -379,6 +408,12 @@ def game_started(state, data, version):
             raise RuleViolation(f"there is no monster {monster!r} in this game's content")
         if rid not in regions:
             raise RuleViolation(f"there is no region {rid!r} on this board")
+    return held
+
+
+def _check_victory_setup(state, data) -> bool:
+    """The Lands left out for Warlord, and whether King of Kings is played."""
+    content, order = state["content"], data["order"]
     need = warlord_need(state, len(order))
     excluded = data["excluded_lands"]
     if len(set(excluded)) != need["excluded_lands"] or len(excluded) != len(set(excluded)):
@@ -391,12 +426,36 @@ def game_started(state, data, version):
             raise RuleViolation(f"there is no land {land!r} on this board")
     king = data["king_of_kings"]
     if len(order) == 2:
-        king = content["victory"]["king_with_two_players"] if king is None else king
-    elif king is False:
+        return content["victory"]["king_with_two_players"] if king is None else king
+    if king is False:
         raise RuleViolation("King of Kings may be left out only in a game of two players")
-    else:
-        king = True
+    return True
 
+
+def _regions_at_start(content, data, held):
+    return {
+        rid: {
+            "controller": held.get(rid),
+            "hoplites": {held[rid]: data["hoplites"][held[rid]][rid]} if rid in held else {},
+            "fortified": {},
+            "temple": False,
+        }
+        for rid in content["regions"]
+    }
+
+
+def game_started(state, data, version):
+    _check_seats(state, data)
+    data = setup_defaults(state, data)
+    held = _check_pieces(state, data)
+    king = _check_victory_setup(state, data)
+    order = data["order"]
+    hands = deck.deal_check(state, order, data.get("hands"))
+    content = state["content"]
+    left = deck.full_deck(content)
+    for hand in hands.values():
+        for cid in hand:
+            left[cid] -= 1
     start = content["start"]
     state["game"] = {
         "id": data["game"],
@@ -405,17 +464,10 @@ def game_started(state, data, version):
         "order": list(order),
         "round": 1,
         "turn": new_turn(1, order[0]),
-        "regions": {
-            rid: {
-                "controller": held.get(rid),
-                "hoplites": {held[rid]: data["hoplites"][held[rid]][rid]} if rid in held else {},
-                "fortified": {},
-                "temple": False,
-            }
-            for rid in regions
-        },
+        "regions": _regions_at_start(content, data, held),
         "heroes": {
-            p: {"region": data["heroes"][p], "wounds": 0, **start["attributes"]} for p in order
+            p: {"region": data["heroes"][p], "wounds": 0, "quest": None, **start["attributes"]}
+            for p in order
         },
         "priests": {p: start["priests"] for p in order},
         "tokens": {p: [] for p in order},
@@ -432,8 +484,20 @@ def game_started(state, data, version):
         "hunt": None,
         "king_of_kings": king,
         "king": None,
-        "excluded_lands": list(excluded),
+        "excluded_lands": list(data["excluded_lands"]),
         "events_drawn": [],
+        "hands": hands,
+        "deck": {cid: n for cid, n in left.items() if n},
+        "discard": {},
+        "reshuffles": 0,
+        "grants": [],
+        "quests": {
+            qid: {"region": q["region"], "hero": None, "step": 0, "done_by": None}
+            for qid, q in content.get("quests", {}).items()
+        },
+        "quests_done": {p: [] for p in order},
+        "last_draw": None,
+        "last_grant": None,
         "last": {"version": version, "type": "GameStarted", "player": None},
         "over": None,
     }
@@ -500,6 +564,9 @@ def new_turn(number: int, player: str) -> dict:
         "hero_path": None,
         "priests_gained": None,
         "event_card": None,
+        "monster_news": None,
+        "event_news": None,
+        "blessed": [],
     }
 
 
@@ -544,6 +611,11 @@ def hero_moved(state, game, data):
     hero = game["heroes"][player]
     path = data["path"]
     who = name(state, player)
+    if hero["quest"]:
+        raise RuleViolation(
+            f"a hero on a quest takes its next step instead of moving ({who}'s hero is on "
+            f"{state['content']['quests'][hero['quest']]['name']})"
+        )
     if len(path) > hero["speed"]:
         raise RuleViolation(
             f"a hero moves at most its Speed in regions ({who}'s hero has Speed "
@@ -708,6 +780,7 @@ def prayed(state, game, data):
     limit = state["content"]["limits"]["priests"]
     gain = min(state["content"]["prayer_priests"], limit - priests_owned(game, player))
     game["priests"][player] += max(gain, 0)
+    game["turn"]["priests_gained"] = max(gain, 0)
 
 
 def hunt_began(state, game, data):
@@ -723,7 +796,9 @@ def hunt_began(state, game, data):
             f"{region_name(state, hero['region'])}, {monster_name(state, monster)} in "
             f"{region_name(state, where)})"
         )
+    deck.check_draw(state, game, player, data.get("cards") or [], hero["strength"])
     _take_special(state, game, player, "hunt")
+    deck.take_draw(state, game, player, data.get("cards") or [])
     game["hunt"] = {
         "player": player,
         "monster": monster,
@@ -748,6 +823,9 @@ def monument_built(state, game, data):
         )
     _take_special(state, game, player, "build_monument")
     monument["level"] += 1
+    game["turn"]["blessed"] = grants.bless(state, game)
+    if monument["level"] == levels:
+        grants.activate(state, game, data["monument"], player)
     # Priests on every Monument go home before the builder counts its Temples.
     for built in game["monuments"].values():
         for owner, count in built["priests"].items():
@@ -772,49 +850,6 @@ def monument_built(state, game, data):
             "tokens": state["content"]["victory"]["king_turns"],
             "resolved": False,
         }
-
-
-def monster_phase_resolved(state, game, data):
-    player = data["player"]
-    _my_turn(state, game, player)
-    if game["turn"]["phase"] != "monster":
-        raise RuleViolation("the Monster Phase comes only after a Monument is built")
-    placed = dict(game["monsters"])
-    for entry in data["appeared"]:
-        monster = entry["monster"]
-        if monster not in state["content"]["monsters"]:
-            raise RuleViolation(f"there is no monster {monster!r} in this game's content")
-        if monster in placed:
-            raise RuleViolation(f"{monster_name(state, monster)} is already on the board")
-        if any(monster in slain for slain in game["slain"].values()):
-            raise RuleViolation(f"{monster_name(state, monster)} was slain in this game")
-        region(state, entry["region"])
-        placed[monster] = entry["region"]
-    for entry in data["moved"]:
-        if entry["monster"] not in placed:
-            raise RuleViolation(f"{monster_name(state, entry['monster'])} is not on the board")
-        region(state, entry["region"])
-        placed[entry["monster"]] = entry["region"]
-    game["monsters"] = placed
-    game["turn"]["phase"] = "event"
-
-
-def event_card_drawn(state, game, data):
-    player = data["player"]
-    _my_turn(state, game, player)
-    if game["turn"]["phase"] != "event":
-        raise RuleViolation("the Event Phase comes only after the Monster Phase")
-    deck = state["content"]["event_cards"]
-    card = data["card"]
-    if card not in deck:
-        raise RuleViolation(f"there is no event card {card!r} in this game's deck")
-    if card in game["events_drawn"]:
-        raise RuleViolation(f"the event card {deck[card]['name']} was drawn already from this deck")
-    game["events_drawn"].append(card)
-    if len(game["events_drawn"]) >= len(deck):
-        game["events_drawn"] = []  # the deck is shuffled again
-    game["turn"]["event_card"] = card
-    game["turn"]["phase"] = None
 
 
 # -- hunts ---------------------------------------------------------------------------------
@@ -858,6 +893,10 @@ def hero_attacked(state, game, data):
                 f"takes {', '.join(wound['symbols'])}; {name(state, player)} discarded "
                 f"{', '.join(symbols)})"
             )
+    spent = [card for entry in data["wounds"] for card in entry["cards"]]
+    deck.check_in_hand(state, game, player, spent)
+    deck.play_from_hand(game, player, spent)
+    deck.discard(game, spent)
     hunt["wounds"].extend(entry["wound"] for entry in data["wounds"])
     if not data["wounds"]:
         hunt["status"] = "failed"  # an attack that wounds nothing ends the hunt at once
@@ -980,8 +1019,8 @@ def _other(battle, player):
 def combat_card_played(state, game, data):
     player = data["player"]
     battle = _battle_turn(state, game, player)
-    if data["card"] not in state["content"]["combat_cards"]:
-        raise RuleViolation(f"there is no combat card {data['card']!r}")
+    deck.check_in_hand(state, game, player, [data["card"]])
+    deck.play_from_hand(game, player, [data["card"]])
     battle["cards"][player].append(data["card"])
     battle["passes"] = 0
     battle["next"] = _other(battle, player)
@@ -1015,6 +1054,9 @@ def _decide(state, game, battle):
     loser = _other(battle, winner)
     casualties[loser] += 1
     killed = {side: _kill(place, side, casualties[side]) for side in casualties}
+    for played in battle["cards"].values():  # the cards played go to the discard pile
+        for cid in played:
+            game["discard"][cid] = game["discard"].get(cid, 0) + 1
     battle["next"] = None
     battle["outcome"] = {
         "winner": winner,
@@ -1073,61 +1115,6 @@ def _battle_over(game, battle):
     game["battle"] = None
 
 
-# -- effects -------------------------------------------------------------------------------
-
-
-def region_control_changed(state, game, data):
-    rid, player = data["region"], data["player"]
-    place = region(state, rid)
-    others = [p for p in place["hoplites"] if p != player]
-    if player is not None and others:
-        raise RuleViolation(
-            f"a region held by another player's hoplites changes hands by battle "
-            f"({name(state, others[0])} holds {region_name(state, rid)})"
-        )
-    place["controller"] = player
-
-
-def temple_built(state, game, data):
-    player, rid = data["player"], data["region"]
-    place = region(state, rid)
-    where = region_name(state, rid)
-    if not state["content"]["regions"][rid]["temple_site"]:
-        raise RuleViolation(f"a temple is built on a temple site ({where} has none)")
-    if place["temple"]:
-        raise RuleViolation(f"{where} already has its temple")
-    if place["controller"] != player:
-        raise RuleViolation(
-            f"a temple is built in a region its builder controls ({name(state, player)} does not "
-            f"control {where})"
-        )
-    place["temple"] = True
-
-
-def hoplites_fortified(state, game, data):
-    player, rid = data["player"], data["region"]
-    place = region(state, rid)
-    loose = place["hoplites"].get(player, 0) - place["fortified"].get(player, 0)
-    if data["count"] > loose:
-        raise RuleViolation(
-            f"{name(state, player)} has {loose} hoplite(s) to fortify in {region_name(state, rid)}, "
-            f"not {data['count']}"
-        )
-    place["fortified"][player] = place["fortified"].get(player, 0) + data["count"]
-
-
-def artifact_gained(state, game, data):
-    _check_artifact_free(state, game, data["artifact"])
-    game["artifacts"][data["artifact"]] = {"owner": data["player"], "charged": True}
-
-
-def hero_attribute_changed(state, game, data):
-    top = state["content"]["limits"]["attribute_max"]
-    if data["value"] > top:
-        raise RuleViolation(f"a hero's {data['attribute']} goes up to {top}, not {data['value']}")
-    game["heroes"][data["player"]][data["attribute"]] = data["value"]
-
-
 HANDLERS = {
     "TurnEnded": turn_ended,
     "ArtifactsUsed": artifacts_used,
@@ -1140,8 +1127,6 @@ HANDLERS = {
     "Prayed": prayed,
     "HuntBegan": hunt_began,
     "MonumentBuilt": monument_built,
-    "MonsterPhaseResolved": monster_phase_resolved,
-    "EventCardDrawn": event_card_drawn,
     "HeroAttacked": hero_attacked,
     "MonsterAttacked": monster_attacked,
     "HuntRewardClaimed": hunt_reward_claimed,
@@ -1149,9 +1134,4 @@ HANDLERS = {
     "CombatCardPlayed": combat_card_played,
     "BattlePassed": battle_passed,
     "ArmyRetreated": army_retreated,
-    "RegionControlChanged": region_control_changed,
-    "TempleBuilt": temple_built,
-    "HoplitesFortified": hoplites_fortified,
-    "ArtifactGained": artifact_gained,
-    "HeroAttributeChanged": hero_attribute_changed,
 }

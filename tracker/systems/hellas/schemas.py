@@ -52,6 +52,49 @@ class EventCard(Drawn):
         return value
 
 
+class CardsDrawn(Drawn):
+    """Combat cards drawn from the deck: typed in from the table, or drawn by the server from
+    what is left in the deck (cards.server_draw). `what` is "game" (every starting hand, by
+    player), "hunt" (as many as the hero's Strength) or "grant" (a grant of cards)."""
+
+    label = "combat cards drawn"
+
+    def __init__(self, what: str, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+        self.what = what
+
+    def draw(self, roller, data, state):
+        from .cards import server_draw  # cards needs the rules, which need no schema
+
+        return server_draw(state, self.what, data, roller)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if self.what == "game":
+            if not isinstance(value, dict) or not all(
+                isinstance(k, str) and _card_list(v) for k, v in value.items()
+            ):
+                raise ValidationError("starting hands are {player: [combat card ids]}")
+            return {k: list(v) for k, v in value.items()}
+        if isinstance(value, str):  # typed in at the table: "spear-1, helm-1"
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if not _card_list(value):
+            raise ValidationError("combat cards are a list of card ids, such as ['spear-1']")
+        return list(value)
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+def _card_list(value) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) <= 12
+        and all(isinstance(c, str) and ID_PATTERN.match(c) for c in value)
+    )
+
+
 # -- settings ------------------------------------------------------------------------------
 
 
@@ -82,11 +125,6 @@ class PlacementSchema(EventSchema):
     count = Count(1, 15)
 
 
-class MonsterPlacementSchema(EventSchema):
-    monster = Id()
-    region = Id()
-
-
 class WoundSchema(EventSchema):
     wound = Id()
     cards = fields.List(Id(), required=True, validate=validate.Length(min=1, max=6))
@@ -98,15 +136,18 @@ class WoundSchema(EventSchema):
 class GameStarted(EventSchema):
     game = Id()
     order = fields.List(Id(), required=True, validate=validate.Length(min=2, max=4))
-    heroes = fields.Dict(keys=fields.Str(), values=Id(), required=True)
+    # Left out, each seat's hero and hoplites, the monsters and the Lands that do not count
+    # come from the content's `start` (rules.setup_defaults).
+    heroes = fields.Dict(keys=fields.Str(), values=Id(), load_default=dict)
     hoplites = fields.Dict(
         keys=fields.Str(),
         values=fields.Dict(keys=fields.Str(), values=Count(1, 15)),
-        required=True,
+        load_default=dict,
     )
-    monsters = fields.Dict(keys=fields.Str(), values=Id(), load_default=dict)
-    excluded_lands = fields.List(Id(), load_default=list)
+    monsters = fields.Dict(keys=fields.Str(), values=Id(), load_default=None, allow_none=True)
+    excluded_lands = fields.List(Id(), load_default=None, allow_none=True)
     king_of_kings = fields.Boolean(load_default=None, allow_none=True)
+    hands = CardsDrawn("game")
 
 
 class GameAbandoned(EventSchema):
@@ -166,6 +207,7 @@ class Prayed(PlayerEvent):
 
 class HuntBegan(PlayerEvent):
     monster = Id()
+    cards = CardsDrawn("hunt")
 
 
 class MonumentBuilt(PlayerEvent):
@@ -176,12 +218,22 @@ class MonumentBuilt(PlayerEvent):
 
 
 class MonsterPhaseResolved(PlayerEvent):
-    appeared = fields.List(fields.Nested(MonsterPlacementSchema), load_default=list)
-    moved = fields.List(fields.Nested(MonsterPlacementSchema), load_default=list)
-
-
-class EventCardDrawn(PlayerEvent):
     card = EventCard()
+
+
+class EventResolved(PlayerEvent):
+    pass
+
+
+# quests
+
+
+class QuestUndertaken(PlayerEvent):
+    quest = Id()
+
+
+class QuestAdvanced(PlayerEvent):
+    pass
 
 
 # hunts
@@ -225,7 +277,7 @@ class ArmyRetreated(PlayerEvent):
 class RegionControlChanged(EventSchema):
     region = Id()
     player = Id(allow_none=True)
-    reason = fields.Str(required=True, validate=validate.Length(min=1, max=200))
+    reason = fields.Str(load_default="", validate=validate.Length(max=200))
 
 
 class TempleBuilt(PlayerEvent):
@@ -246,6 +298,10 @@ class HeroAttributeChanged(PlayerEvent):
     value = Count(1, 9)
 
 
+class CombatCardsDrawn(PlayerEvent):
+    cards = CardsDrawn("grant")
+
+
 EVENTS = {
     cls.__name__: cls
     for cls in (
@@ -263,7 +319,9 @@ EVENTS = {
         HuntBegan,
         MonumentBuilt,
         MonsterPhaseResolved,
-        EventCardDrawn,
+        EventResolved,
+        QuestUndertaken,
+        QuestAdvanced,
         HeroAttacked,
         MonsterAttacked,
         HuntRewardClaimed,
@@ -276,5 +334,6 @@ EVENTS = {
         HoplitesFortified,
         ArtifactGained,
         HeroAttributeChanged,
+        CombatCardsDrawn,
     )
 }

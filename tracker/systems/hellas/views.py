@@ -6,6 +6,8 @@ hero can reach, the monsters it can hunt...); the fold still checks every event 
 
 from __future__ import annotations
 
+from .effects import grant_words
+from .quests import may_undertake
 from .rules import (
     free_tokens,
     hoplites_on_board,
@@ -54,6 +56,7 @@ def player_board(state: dict, player: str) -> dict:
     game = state["game"]
     limits = state["content"]["limits"]
     pool = game["priests"][player]
+    quest = game["heroes"][player]["quest"]
     return {
         "hoplites": hoplites_on_board(game, player),
         "hoplites_limit": limits["hoplites"],
@@ -75,6 +78,11 @@ def player_board(state: dict, player: str) -> dict:
             if held["owner"] == player
         ],
         "slain": list(game["slain"][player]),
+        "cards": len(game["hands"][player]),
+        "cards_limit": limits["hand"],
+        "quest": {"id": quest, "step": game["quests"][quest]["step"]} if quest else None,
+        "quests_done": list(game["quests_done"][player]),
+        "grants": [g for g in game["grants"] if g["player"] == player],
     }
 
 
@@ -89,7 +97,6 @@ def choices(state: dict, player: str) -> dict:
     hero_region = game["heroes"][player]["region"]
     hunt = game["hunt"]
     battle = game["battle"]
-    slain = {m for monsters in game["slain"].values() for m in monsters}
     levels = content["limits"]["monument_levels"]
     found = {
         "hero_steps": hero_steps(state, player),
@@ -115,32 +122,14 @@ def choices(state: dict, player: str) -> dict:
             if held["owner"] == player and held["charged"]
         ),
         "free_artifacts": sorted(a for a, held in game["artifacts"].items() if not held["owner"]),
-        "temple_sites": _by_name(
-            state,
-            (
-                rid
-                for rid, r in regions.items()
-                if content["regions"][rid]["temple_site"]
-                and not r["temple"]
-                and r["controller"] == player
-            ),
-        ),
-        "fortify": {
-            rid: n - regions[rid]["fortified"].get(player, 0)
-            for rid, n in origins.items()
-            if n > regions[rid]["fortified"].get(player, 0)
-        },
         "battles": [rid for rid in game["contested"] if player in regions[rid]["hoplites"]],
         "wounds": [],
         "rewards": [],
         "retreats": [],
         "may_stay": False,
-        "off_board": sorted(
-            m for m in content["monsters"] if m not in game["monsters"] and m not in slain
-        ),
-        "on_board": sorted(game["monsters"]),
         "event_cards": sorted(c for c in content["event_cards"] if c not in game["events_drawn"]),
     }
+    found.update(_quest_choices(state, player))
     if hunt and hunt["player"] == player:
         wounds = content["monsters"][hunt["monster"]]["wounds"]
         found["wounds"] = [w for w in wounds if w["id"] not in hunt["wounds"]]
@@ -149,6 +138,29 @@ def choices(state: dict, player: str) -> dict:
     if battle and battle["outcome"] and battle["outcome"]["loser"] == player:
         found["retreats"] = _by_name(state, legal_retreats(state, game, battle))
     return found
+
+
+def _reward_words(state: dict, item: dict) -> str:
+    if "priests" in item:
+        return f"{item['priests']} priest(s)"
+    return grant_words(state, {**item, "kind": item["grant"], "source": ""}).removesuffix(" ()")
+
+
+def _quest_choices(state: dict, player: str) -> dict:
+    """The quests a player's hero may undertake now, and the quest it is on."""
+    game = state["game"]
+    quests = state["content"].get("quests", {})
+    hero_quest = game["heroes"][player]["quest"]
+    return {
+        "quests_open": [q for q in sorted(quests) if may_undertake(state, game, player, q) is None],
+        "quest": {"id": hero_quest, "step": game["quests"][hero_quest]["step"]}
+        if hero_quest
+        else None,
+        "quest_rewards": {
+            q: ", ".join(_reward_words(state, item) for item in quest["rewards"])
+            for q, quest in quests.items()
+        },
+    }
 
 
 def touched(state: dict, event_type: str, data: dict) -> list[str]:
@@ -177,6 +189,13 @@ def touched(state: dict, event_type: str, data: dict) -> list[str]:
         "monuments", {}
     ):
         found.append(game["monuments"][data["monument"]]["region"])
+    turn = game.get("turn") or {}
+    if event_type in ("MonsterPhaseResolved", "EventResolved") and turn.get("monster_news"):
+        found.append(turn["monster_news"]["region"])
+    if event_type in ("QuestUndertaken", "QuestAdvanced") and data.get("player") in game.get(
+        "heroes", {}
+    ):
+        found.append(game["heroes"][data["player"]]["region"])
     if event_type == "GameStarted":
         found += list(data.get("heroes", {}).values())
     regions = state["content"]["regions"]

@@ -33,6 +33,8 @@ def describe(state: dict, event) -> str:
     who = name(state, data.get("player"))
     words = _WORDS.get(kind)
     line = words(state, game, data, who) if words else kind
+    if kind in _GRANTED and game and game.get("last_grant"):
+        line += f" ({game['last_grant']})"
     line = line[:1].upper() + line[1:]
     over = game and game["over"]
     if over and over["version"] == event.version and over["winner"]:
@@ -55,26 +57,64 @@ def _abandoned(state, game, data, who):
 def _monument(state, game, data, who):
     level = game["monuments"][data["monument"]]["level"]
     gained = game["turn"].get("priests_gained") or 0
-    return (
+    line = (
         f"{who} built {monument_name(state, data['monument'])} to level {level}, gained "
         f"{_count(gained, 'priest')}, and the round ended"
     )
+    for player, mid in game["turn"].get("blessed") or ():
+        line += f"; {name(state, player)} received the blessing of {monument_name(state, mid)}"
+    if level == state["content"]["limits"]["monument_levels"]:
+        line += f"; {monument_name(state, data['monument'])} is complete and active"
+    return line
 
 
 def _monster_phase(state, game, data, who):
-    parts = [
-        f"{monster_name(state, e['monster'])} appeared in {region_name(state, e['region'])}"
-        for e in data["appeared"]
-    ] + [
-        f"{monster_name(state, e['monster'])} went to {region_name(state, e['region'])}"
-        for e in data["moved"]
-    ]
-    return f"{who} resolved the Monster Phase: " + ("; ".join(parts) or "nothing stirred")
-
-
-def _event_card(state, game, data, who):
     card = state["content"]["event_cards"].get(data["card"], {}).get("name", data["card"])
-    return f"{who} drew the event {card}"
+    news = game["turn"].get("monster_news") or {}
+    beast = monster_name(state, news.get("monster", ""))
+    where = region_name(state, news.get("region", ""))
+    happened = {
+        "appeared": f"{beast} appeared in {where}",
+        "moved": f"{beast} went to {where}",
+        "stayed": f"{beast} stayed in {where}",
+        "slain": f"{beast} was slain in this game, and nothing stirred",
+    }.get(news.get("how"), "nothing stirred")
+    return f"{who} drew the event card {card} for the Monster Phase: {happened}"
+
+
+def _event_resolved(state, game, data, who):
+    card = state["content"]["event_cards"].get(game["turn"]["event_card"] or "", {})
+    line = f"{who} resolved the event {card.get('name', '?')}: {card.get('words', 'no effect')}"
+    killed = (game["turn"].get("event_news") or {}).get("killed") or {}
+    dead = [f"{name(state, p)} lost {_count(n, 'hoplite')}" for p, n in killed.items() if n]
+    if dead:
+        line += " (" + ", ".join(dead) + ")"
+    return line
+
+
+def _hunt_began(state, game, data, who):
+    drawn = len(data.get("cards") or ())
+    return (
+        f"{who} began to hunt {monster_name(state, data['monster'])} and drew "
+        f"{_count(drawn, 'combat card')} (Strength {game['heroes'][data['player']]['strength']})"
+    )
+
+
+def _quest_advanced(state, game, data, who):
+    qid = next(
+        (q for q, token in game["quests"].items() if token["hero"] == data["player"]), None
+    ) or next(q for q in reversed(game["quests_done"][data["player"]]))
+    quest = state["content"]["quests"][qid]
+    token = game["quests"][qid]
+    step = quest["steps"][token["step"] - 1]
+    line = f"{who}'s hero took step {token['step']} of {quest['name']}: {step}"
+    if token["done_by"]:
+        line += "; the quest is done"
+    return line
+
+
+def _cards_drawn(state, game, data, who):
+    return f"{who} drew {_count(len(data.get('cards') or ()), 'combat card')}"
 
 
 def _hero_attacked(state, game, data, who):
@@ -135,6 +175,16 @@ def _retreated(state, game, data, who):
     return f"{who}'s army retreated to {region_name(state, data['to'])}"
 
 
+#: the effects of a grant: their words end with what granted them
+_GRANTED = {
+    "TempleBuilt",
+    "HoplitesFortified",
+    "ArtifactGained",
+    "HeroAttributeChanged",
+    "RegionControlChanged",
+    "CombatCardsDrawn",
+}
+
 _WORDS = {
     "GameStarted": _game_started,
     "GameAbandoned": _abandoned,
@@ -153,15 +203,25 @@ _WORDS = {
     ),
     "HoplitesRecruited": lambda s, g, d, who: (
         f"{who} recruited "
-        + ", ".join(f"{p['count']} in {region_name(s, p['region'])}" for p in d["placed"])
+        + ", ".join(
+            f"{_count(p['count'], 'hoplite')} in {region_name(s, p['region'])}" for p in d["placed"]
+        )
     ),
     "HoplitesMarched": lambda s, g, d, who: f"{who} marched {_moves(s, d['moves'])}",
     "RegionUsurped": lambda s, g, d, who: f"{who} usurped {region_name(s, d['region'])}",
-    "Prayed": lambda s, g, d, who: f"{who} prayed",
-    "HuntBegan": lambda s, g, d, who: f"{who} began to hunt {monster_name(s, d['monster'])}",
+    "Prayed": lambda s, g, d, who: (
+        f"{who} prayed and gained {_count(g['turn'].get('priests_gained') or 0, 'priest')}"
+    ),
+    "HuntBegan": _hunt_began,
     "MonumentBuilt": _monument,
     "MonsterPhaseResolved": _monster_phase,
-    "EventCardDrawn": _event_card,
+    "EventResolved": _event_resolved,
+    "QuestUndertaken": lambda s, g, d, who: (
+        f"{who}'s hero undertook the quest {s['content']['quests'][d['quest']]['name']} in "
+        f"{region_name(s, s['content']['quests'][d['quest']]['region'])}"
+    ),
+    "QuestAdvanced": _quest_advanced,
+    "CombatCardsDrawn": _cards_drawn,
     "HeroAttacked": _hero_attacked,
     "MonsterAttacked": _monster_attacked,
     "HuntRewardClaimed": _reward,
@@ -172,15 +232,14 @@ _WORDS = {
     "BattlePassed": _passed,
     "ArmyRetreated": _retreated,
     "RegionControlChanged": lambda s, g, d, who: (
-        f"{name(s, d['player'])} took control of {region_name(s, d['region'])} ({d['reason']})"
-        if d["player"]
-        else f"{region_name(s, d['region'])} fell to nobody ({d['reason']})"
+        f"{name(s, d['player'])} took control of {region_name(s, d['region'])}"
+        + (f", {d['reason']}" if d.get("reason") else "")
     ),
     "TempleBuilt": lambda s, g, d, who: f"{who} built a temple in {region_name(s, d['region'])}",
     "HoplitesFortified": lambda s, g, d, who: (
         f"{who} fortified {_count(d['count'], 'hoplite')} in {region_name(s, d['region'])}"
     ),
-    "ArtifactGained": lambda s, g, d, who: f"{who} gained {artifact_name(s, d['artifact'])}",
+    "ArtifactGained": lambda s, g, d, who: f"{who} took {artifact_name(s, d['artifact'])}",
     "HeroAttributeChanged": lambda s, g, d, who: (
         f"{who}'s hero now has {d['attribute'].capitalize()} {d['value']}"
     ),
