@@ -11,6 +11,7 @@ page at each width go to test-artifacts/screenshots/phone/.
 import re
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -169,13 +170,74 @@ def test_the_pages_outside_a_campaign_fit_a_phone(browser, organiser, server):
     page.goto(f"{server}/c/ember-crown-sample/members")
     page.click("button:has-text('Make an invitation')")
     join = page.locator("code.token").inner_text()
-    for target in ("/", "/account", "/api/docs", urlsplit(join).path, "/c/no-such-campaign/"):
+    join = urlsplit(join).path
+    for target, tag in (
+        ("/", "front"),
+        ("/account", "account"),
+        ("/api/docs", "api-docs"),
+        (join, "join"),
+        ("/c/no-such-campaign/", "not-found"),
+    ):
         page.goto(server + target)
-        found += misfits(page, "site-" + (tag_of(target) or "front"))
+        found += misfits(page, "site-" + tag)
     newcomer = browser.new_context()
     fresh = newcomer.new_page()
-    for target in ("/", "/login", "/signup", urlsplit(join).path):
+    for target, tag in (("/", "front"), ("/login", "login"), ("/signup", "signup"), (join, "join")):
         fresh.goto(server + target)
-        found += misfits(fresh, "newcomer-" + (tag_of(target) or "front"))
+        found += misfits(fresh, "newcomer-" + tag)
     newcomer.close()
     assert not found, "\n".join(found)
+
+
+# The printable width of each paper at 96 px an inch, less the sheet's 14 mm margins.
+PAPERS = {"A4": (595, 842, 210), "Letter": (612, 792, 215.9)}
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_roster_sheet_still_prints_whole_on_paper_after_the_phone_rules(
+    organiser, server, paper
+):
+    """Printed from the browser, the sheet is a table again (no phone cards, no scroll box)
+    and fits the paper; the PDF is of that paper's size."""
+    page = organiser
+    points_wide, points_high, mm = PAPERS[paper]
+    printable = round((mm - 28) / 25.4 * 96)
+    roster = f"/c/ember-crown-sample/roster?warband=ironjaws&paper={paper}"
+    page.set_viewport_size({"width": printable, "height": 1000})
+    page.goto(server + roster)
+    page.emulate_media(media="print")
+    try:
+        sheet = page.evaluate(
+            """() => {
+              const table = document.querySelector('.sheet-table');
+              return {display: getComputedStyle(table).display,
+                      right: table.getBoundingClientRect().right,
+                      page: document.scrollingElement.scrollWidth,
+                      header: getComputedStyle(document.querySelector('.top')).display};
+            }"""
+        )
+        page.screenshot(path=str(SHOTS / f"print-roster-{paper}.png"), full_page=True)
+    finally:
+        page.emulate_media(media="screen")
+    assert sheet["display"] == "table" and sheet["header"] == "none"
+    assert sheet["right"] <= printable and sheet["page"] <= printable
+    pdf = page.request.get(
+        f"{server}/c/ember-crown-sample/pdf/roster?warband=ironjaws&paper={paper}"
+    )
+    assert pdf.ok and pdf.body().startswith(b"%PDF")
+    boxes = media_boxes(pdf.body())
+    assert boxes, "the PDF names no page size"
+    for box in boxes:
+        x0, y0, x1, y1 = (float(v) for v in box.split())
+        assert (round(x1 - x0), round(y1 - y0)) == (points_wide, points_high)
+
+
+def media_boxes(pdf: bytes) -> list[bytes]:
+    """The page sizes of a PDF, in its plain and its compressed parts."""
+    parts = [pdf]
+    for match in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S):
+        try:
+            parts.append(zlib.decompress(match.group(1)))
+        except zlib.error:
+            pass
+    return [box for part in parts for box in re.findall(rb"/MediaBox\s*\[([^\]]*)\]", part)]
