@@ -241,3 +241,39 @@ def media_boxes(pdf: bytes) -> list[bytes]:
         except zlib.error:
             pass
     return [box for part in parts for box in re.findall(rb"/MediaBox\s*\[([^\]]*)\]", part)]
+
+
+# Games the samples finished, begun again on a phone: (campaign, page, the buttons pressed in
+# turn, "link:" for a link, the pages checked after each press).
+UNDER_WAY = {
+    "claim": ("claim-tavern-nights", "table?player=mara", ["Shuffle and deal"], ["dashboard"]),
+    "monsters": ("twin-peaks-feud", "battle", ["Begin the battle"], [""]),
+    "leaders": (
+        "ember-vs-grey",
+        "",
+        ["Start the match", "Choose", "Choose", "Shuffle the deck", "Record the draw"]
+        + ["link:(Leader)"],
+        ["match"],
+    ),
+}
+
+
+@pytest.mark.parametrize("game", UNDER_WAY)
+def test_a_game_under_way_fits_a_phone(organiser, server, game):
+    """The forms of a game in progress: its first presses, each page after them checked."""
+    campaign, start, presses, others = UNDER_WAY[game]
+    page, found = organiser, []
+    page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+    page.goto(f"{server}/c/{campaign}/{start}")
+    for n, label in enumerate(presses):
+        if label.startswith("link:"):
+            page.locator(f"main a:has-text('{label[5:]}')").first.click()
+        else:
+            page.locator(f"button:has-text('{label}'):enabled").first.click()
+        page.wait_for_load_state("load")
+        assert not page.locator(".error").count(), page.inner_text("main")[:600]
+        found += misfits(page, f"under-way-{game}-{n}")
+    for other in others:
+        page.goto(f"{server}/c/{campaign}/{other}")
+        found += misfits(page, f"under-way-{game}-{other or 'dashboard'}")
+    assert not found, "\n".join(found)
