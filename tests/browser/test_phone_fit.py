@@ -244,10 +244,23 @@ def media_boxes(pdf: bytes) -> list[bytes]:
 
 
 # Games the samples finished, begun again on a phone: (campaign, page, the buttons pressed in
-# turn, "link:" for a link, the pages checked after each press).
+# turn, "link:" for a link, the pages checked after each press). Fields typed in first:
+SETUP = {
+    "hellas": {
+        "select[name='heroes[alexa]']": "korythos",
+        "select[name='heroes[bion]']": "phlios",
+        "input[name='hoplites[alexa][korythos]']": "3",
+        "input[name='hoplites[alexa][dymara]']": "3",
+        "input[name='hoplites[bion][tritaia]']": "2",
+        "input[name='hoplites[bion][phlios]']": "3",
+        "input[name='hoplites[bion][nemessa]']": "2",
+        "select[name='monsters[boar]']": "eirinos",
+    }
+}
 UNDER_WAY = {
     "claim": ("claim-tavern-nights", "table?player=mara", ["Shuffle and deal"], ["dashboard"]),
     "monsters": ("twin-peaks-feud", "battle", ["Begin the battle"], [""]),
+    "hellas": ("hellas-duel", "play", ["Begin the game"], ["", "players"]),
     "leaders": (
         "ember-vs-grey",
         "",
@@ -265,6 +278,11 @@ def test_a_game_under_way_fits_a_phone(organiser, server, game):
     page, found = organiser, []
     page.set_viewport_size({"width": WIDTHS[0], "height": 800})
     page.goto(f"{server}/c/{campaign}/{start}")
+    for field, value in SETUP.get(game, {}).items():
+        if field.startswith("select"):
+            page.select_option(field, value)
+        else:
+            page.fill(field, value)
     for n, label in enumerate(presses):
         if label.startswith("link:"):
             page.locator(f"main a:has-text('{label[5:]}')").first.click()
