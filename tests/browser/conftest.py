@@ -33,8 +33,14 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("browser")
+def server_db(tmp_path_factory):
+    """The database the live server serves (for operator commands: manage.py members)."""
+    return tmp_path_factory.mktemp("browser") / "tracker.db"
+
+
+@pytest.fixture(scope="session")
+def server(server_db):
+    folder = server_db.parent
     port = free_port()
     log = open(folder / "server.log", "w+b")
     process = subprocess.Popen(
@@ -43,7 +49,7 @@ def server(tmp_path_factory):
             str(config.ROOT / "manage.py"),
             "serve",
             "--db",
-            str(folder / "tracker.db"),
+            str(server_db),
             "--port",
             str(port),
             "--workers",

@@ -1,0 +1,297 @@
+"""Every page of every game's sample fits a phone: at 360 and 390 px wide nothing scrolls
+sideways and every touch target is at least 44 px (the rules are in phone.js).
+
+One server, one browser and one organiser for the whole file: the organiser is made organiser
+of each sample (manage.py members, as the operator would), so every form is shown live. Each
+campaign is crawled from its dashboard (every link inside the campaign, history moments and
+PDFs aside, a few of each page); the Warcry wizard is walked step by step. Screenshots of each
+page at each width go to test-artifacts/screenshots/phone/.
+"""
+
+import re
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+
+from tracker import config
+
+SHOTS = config.ROOT / "test-artifacts" / "screenshots" / "phone"
+WIDTHS = (360, 390)
+CHECK = (Path(__file__).parent / "phone.js").read_text(encoding="utf-8")
+SAMPLES = {
+    "warcry": "ember-crown-sample",
+    "claim": "claim-tavern-nights",
+    "hellas-duel": "hellas-duel",
+    "hellas-three-crowns": "hellas-three-crowns",
+    "leaders-expert": "salt-vs-moth",
+    "leaders-standard": "ember-vs-grey",
+    "monsters": "twin-peaks-feud",
+}
+# Pages of one name (a battle, a seat, a replay) are checked this many times, with their
+# first-found arguments: they share one template.
+PER_PAGE = 4
+ORGANISER, PASSWORD = "orga", "a long enough secret"
+
+
+def misfits(page, tag: str) -> list[str]:
+    """What does not fit on the page now open, at each phone width (a screenshot of each)."""
+    folder = SHOTS
+    folder.mkdir(parents=True, exist_ok=True)
+    found = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_timeout(50)
+        result = page.evaluate(CHECK)
+        page.screenshot(path=str(folder / f"{tag}-{width}.png"), full_page=True)
+        where = f"{page.url} at {width} px"
+        if result["scroll"]:
+            found.append(f"{where}: the page is {result['scroll']} px wide")
+        found += [f"{where}: past the edge: {w}" for w in result["wide"][:6]]
+        found += [f"{where}: small target: {s}" for s in result["small"][:12]]
+    return found
+
+
+def tag_of(url: str) -> str:
+    parts = urlsplit(url)
+    return re.sub(r"[^a-z0-9]+", "-", (parts.path + "-" + parts.query).lower()).strip("-")
+
+
+@pytest.fixture(scope="module")
+def organiser(browser, server, server_db):
+    """A logged-in page of the organiser of every sample campaign."""
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(server + "/signup")
+    page.fill("input[name=name]", ORGANISER)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button:has-text('Sign up')")
+    page.wait_for_selector(".flashes")
+    for campaign in SAMPLES.values():
+        subprocess.run(
+            [sys.executable, str(config.ROOT / "manage.py"), "members", campaign]
+            + ["--db", str(server_db), "--add", ORGANISER, "--role", "organiser"],
+            check=True,
+            capture_output=True,
+        )
+    yield page
+    context.close()
+
+
+def crawl(page, server: str, campaign: str) -> list[str]:
+    """Check every page reached from the campaign's dashboard; what does not fit."""
+    base = f"/c/{campaign}/"
+    queue, seen, per_page, found = [base], {base}, {}, []
+    while queue:
+        target = queue.pop(0)
+        page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+        answer = page.goto(server + target)
+        assert answer.ok, f"{target} answered {answer.status}"
+        found += misfits(page, tag_of(target))
+        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
+            parts = urlsplit(href)
+            args = parse_qsl(parts.query)
+            if parts.netloc != urlsplit(server).netloc or not parts.path.startswith(base):
+                continue
+            if "/pdf/" in parts.path or any(k in ("at", "upto") for k, _ in args):
+                continue
+            link = parts.path + ("?" + urlencode(args) if args else "")
+            if link in seen:
+                continue
+            seen.add(link)
+            if per_page.get(parts.path, 0) >= PER_PAGE:
+                continue
+            per_page[parts.path] = per_page.get(parts.path, 0) + 1
+            queue.append(link)
+    return found
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_every_page_of_the_sample_fits_a_phone(organiser, server, sample):
+    found = crawl(organiser, server, SAMPLES[sample])
+    assert not found, "\n".join(found)
+
+
+def test_the_warcry_aftermath_fits_a_phone_at_every_step(organiser, server):
+    """Crowmarch owes the aftermath of battle b9: every step of it, answered on a phone."""
+    page, found, wizard = organiser, [], f"{server}/c/ember-crown-sample/wizard?warband=crowmarch"
+    page.goto(wizard)
+    for turn in range(40):
+        found += misfits(page, f"wizard-{turn:02d}")
+        if page.locator("text=owes nothing").count():
+            break
+        if not answer_wizard(page):
+            raise AssertionError("the wizard offered nothing to do: " + page.inner_text("main"))
+    else:
+        raise AssertionError("the wizard did not end")
+    assert not found, "\n".join(found)
+
+
+def answer_wizard(page) -> bool:
+    """Answer what the wizard asks now, the way a player at the table would."""
+    give = page.locator("form:has(button:has-text('Give'))")
+    if give.count():
+        form = give.first
+        legal = form.locator("select[name=fighter] option:not(:has-text('holds'))")
+        form.locator("select[name=fighter]").select_option(legal.first.get_attribute("value"))
+        form.locator("button:has-text('Give')").click()
+        return True
+    roll = page.locator("form.roll").first
+    if roll.count():
+        is_search = "D66" in roll.inner_text()
+        roll.locator("input[name=dice]").fill(
+            "2 3" if is_search else "6 6" if "2D6" in roll.inner_text() else "6"
+        )
+        roll.locator("button[value=table]").click()
+        return True
+    for label in (
+        "Take the artefact",
+        "Take the trait",
+        "Continue to the injury rolls",
+        "Continue to the search",
+        "Finish the search",
+        "Decline the reward",
+    ):
+        button = page.locator(f"button:has-text('{label}')")
+        if button.count():
+            button.first.click()
+            return True
+    return False
+
+
+def test_the_pages_outside_a_campaign_fit_a_phone(browser, organiser, server):
+    """The front page, account, API docs, join and error pages (logged in), then login and
+    signup as a newcomer sees them."""
+    page, found = organiser, []
+    page.goto(f"{server}/c/ember-crown-sample/members")
+    page.click("button:has-text('Make an invitation')")
+    join = page.locator("code.token").inner_text()
+    join = urlsplit(join).path
+    for target, tag in (
+        ("/", "front"),
+        ("/account", "account"),
+        ("/api/docs", "api-docs"),
+        (join, "join"),
+        ("/c/no-such-campaign/", "not-found"),
+    ):
+        page.goto(server + target)
+        found += misfits(page, "site-" + tag)
+    newcomer = browser.new_context()
+    fresh = newcomer.new_page()
+    for target, tag in (("/", "front"), ("/login", "login"), ("/signup", "signup"), (join, "join")):
+        fresh.goto(server + target)
+        found += misfits(fresh, "newcomer-" + tag)
+    newcomer.close()
+    assert not found, "\n".join(found)
+
+
+# The printable width of each paper at 96 px an inch, less the sheet's 14 mm margins.
+PAPERS = {"A4": (595, 842, 210), "Letter": (612, 792, 215.9)}
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_roster_sheet_still_prints_whole_on_paper_after_the_phone_rules(
+    organiser, server, paper
+):
+    """Printed from the browser, the sheet is a table again (no phone cards, no scroll box)
+    and fits the paper; the PDF is of that paper's size."""
+    page = organiser
+    points_wide, points_high, mm = PAPERS[paper]
+    printable = round((mm - 28) / 25.4 * 96)
+    roster = f"/c/ember-crown-sample/roster?warband=ironjaws&paper={paper}"
+    page.set_viewport_size({"width": printable, "height": 1000})
+    page.goto(server + roster)
+    page.emulate_media(media="print")
+    try:
+        sheet = page.evaluate(
+            """() => {
+              const table = document.querySelector('.sheet-table');
+              return {display: getComputedStyle(table).display,
+                      right: table.getBoundingClientRect().right,
+                      page: document.scrollingElement.scrollWidth,
+                      header: getComputedStyle(document.querySelector('.top')).display};
+            }"""
+        )
+        page.screenshot(path=str(SHOTS / f"print-roster-{paper}.png"), full_page=True)
+    finally:
+        page.emulate_media(media="screen")
+    assert sheet["display"] == "table" and sheet["header"] == "none"
+    assert sheet["right"] <= printable and sheet["page"] <= printable
+    pdf = page.request.get(
+        f"{server}/c/ember-crown-sample/pdf/roster?warband=ironjaws&paper={paper}"
+    )
+    assert pdf.ok and pdf.body().startswith(b"%PDF")
+    boxes = media_boxes(pdf.body())
+    assert boxes, "the PDF names no page size"
+    for box in boxes:
+        x0, y0, x1, y1 = (float(v) for v in box.split())
+        assert (round(x1 - x0), round(y1 - y0)) == (points_wide, points_high)
+
+
+def media_boxes(pdf: bytes) -> list[bytes]:
+    """The page sizes of a PDF, in its plain and its compressed parts."""
+    parts = [pdf]
+    for match in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S):
+        try:
+            parts.append(zlib.decompress(match.group(1)))
+        except zlib.error:
+            pass
+    return [box for part in parts for box in re.findall(rb"/MediaBox\s*\[([^\]]*)\]", part)]
+
+
+# Games the samples finished, begun again on a phone: (campaign, page, the buttons pressed in
+# turn, "link:" for a link, the pages checked after each press). Fields typed in first:
+SETUP = {
+    "hellas": {
+        "select[name='heroes[alexa]']": "korythos",
+        "select[name='heroes[bion]']": "phlios",
+        "input[name='hoplites[alexa][korythos]']": "3",
+        "input[name='hoplites[alexa][dymara]']": "3",
+        "input[name='hoplites[bion][tritaia]']": "2",
+        "input[name='hoplites[bion][phlios]']": "3",
+        "input[name='hoplites[bion][nemessa]']": "2",
+        "select[name='monsters[boar]']": "eirinos",
+    }
+}
+UNDER_WAY = {
+    "claim": ("claim-tavern-nights", "table?player=mara", ["Shuffle and deal"], ["dashboard"]),
+    "monsters": ("twin-peaks-feud", "battle", ["Begin the battle"], [""]),
+    "hellas": ("hellas-duel", "play", ["Begin the game"], ["", "players"]),
+    "leaders": (
+        "ember-vs-grey",
+        "",
+        ["Start the match", "Choose", "Choose", "Shuffle the deck", "Record the draw"]
+        + ["link:(Leader)"],
+        ["match"],
+    ),
+}
+
+
+@pytest.mark.parametrize("game", UNDER_WAY)
+def test_a_game_under_way_fits_a_phone(organiser, server, game):
+    """The forms of a game in progress: its first presses, each page after them checked."""
+    campaign, start, presses, others = UNDER_WAY[game]
+    page, found = organiser, []
+    page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+    page.goto(f"{server}/c/{campaign}/{start}")
+    for field, value in SETUP.get(game, {}).items():
+        if field.startswith("select"):
+            page.select_option(field, value)
+        else:
+            page.fill(field, value)
+    for n, label in enumerate(presses):
+        if label.startswith("link:"):
+            page.locator(f"main a:has-text('{label[5:]}')").first.click()
+        else:
+            page.locator(f"button:has-text('{label}'):enabled").first.click()
+        page.wait_for_load_state("load")
+        assert not page.locator(".error").count(), page.inner_text("main")[:600]
+        found += misfits(page, f"under-way-{game}-{n}")
+    for other in others:
+        page.goto(f"{server}/c/{campaign}/{other}")
+        found += misfits(page, f"under-way-{game}-{other or 'dashboard'}")
+    assert not found, "\n".join(found)
