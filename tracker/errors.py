@@ -30,14 +30,18 @@ class InvalidEvent(TrackerError):
 class Conflict(TrackerError):
     """The campaign moved on since the client last saw it; nothing was written."""
 
-    def __init__(self, campaign: str, expected: int, actual: int):
-        super().__init__(
+    def __init__(self, campaign: str, expected: int, actual: int, changed: list[str] | None = None):
+        words = (
             f"the campaign changed since you loaded it: {campaign!r} is at version {actual}, "
             f"not {expected}"
         )
+        if changed:
+            words += "; meanwhile, on the same side: " + "; ".join(changed)
+        super().__init__(words)
         self.campaign = campaign
         self.expected = expected
         self.actual = actual
+        self.changed = changed or []
 
 
 class NotFound(TrackerError):

@@ -39,6 +39,11 @@ from tracker.systems.base import GameSystem, _plain
 __all__ = ["Service", "View", "Entry", "CAMPAIGN_ID", "CORE_EVENTS", "slug", "fold"]
 
 
+# Per side, at most this many events appended meanwhile are looked through; past that the
+# submission is refused as under the strict condition (a form left open for hours).
+MEANWHILE = 200
+
+
 class Service:
     """Campaigns as the rules see them, over one store."""
 
@@ -372,14 +377,21 @@ class Service:
         idempotency_key: str | None = None,
         roller: Roller | None = None,
         guard: Callable | None = None,
+        strict: bool = True,
     ) -> AppendResult:
         """Check a batch of events against the rules and append it, or write nothing.
 
         `guard(system, state, type, data)`, when given, is asked about each event before its
         rules are applied and raises to refuse it (the permission check).
 
-        Raises `Conflict` when the campaign is not at `expected_version`, `BatchError`
-        (wrapping a `RuleViolation` or `InvalidEvent`) naming the event that failed.
+        The consistency condition: with `strict`, the campaign must still be at
+        `expected_version`. Without it (per side), events appended since that version are
+        no obstacle unless one of them concerns a side the new events concern: the new events
+        are then checked by the rules against the latest state, as always.
+
+        Raises `Conflict` when the condition does not hold (naming, per side, what changed
+        meanwhile), `BatchError` (wrapping a `RuleViolation` or `InvalidEvent`) naming the
+        event that failed.
         """
         meta = _meta(actor, source, idempotency_key, submissions)
         earlier = self._earlier(campaign, meta, idempotency_key)
@@ -388,8 +400,10 @@ class Service:
         view, kept = self._for_writing(campaign)
         key = (view.system.fingerprint, campaign)
         if expected_version is not None and expected_version != view.version:
-            self.cache.hand_on(key, kept)  # nothing was applied: kept for the retry
-            raise Conflict(campaign, expected_version, view.version)
+            changed = self._meanwhile(view, expected_version, submissions, strict)
+            if changed is not None:
+                self.cache.hand_on(key, kept)  # nothing was applied: kept for the retry
+                raise Conflict(campaign, expected_version, view.version, changed)
         events, state = self.check(
             campaign,
             view.system,
@@ -407,6 +421,37 @@ class Service:
         if not result.replayed:
             self._after_append(view, events, state, result)
         return result
+
+    def _meanwhile(self, view: View, seen: int, submissions, strict: bool) -> list[str] | None:
+        """None when events appended since version `seen` leave the submission free to go on
+        (per side: none of them concerns a side it concerns); else the words of those that
+        do (empty under the strict condition, or when `seen` is no version of the log)."""
+        if strict or not 1 <= seen < view.version or view.version - seen > MEANWHILE:
+            return []
+        mine = self._concerns(view, submissions)
+        since = self.log_page(view.campaign, view.version, view.version - seen, view.version)
+        clashing = [
+            entry.words for entry in since if _overlap(mine, self._concerns(view, [entry.event]))
+        ]
+        return clashing or None
+
+    def _concerns(self, view: View, events) -> set[str] | None:
+        """The sides a batch concerns (None: everyone, as a campaign-wide or core event does).
+        Each item is a submission ({"type", "data"}) or an event."""
+        sides: set[str] = set()
+        for item in events:
+            type_ = item.get("type") if isinstance(item, dict) else item.type
+            data = item.get("data") if isinstance(item, dict) else item.data
+            if type_ not in view.system.events or not isinstance(data, dict):
+                return None
+            try:
+                touched = view.system.sides_of(view.state, type_, data)
+            except (KeyError, TypeError, AttributeError, ValueError):
+                return None
+            if not touched:
+                return None
+            sides |= {side for side in touched if side is not None}
+        return sides
 
     def _after_append(self, view: View, events, state: dict, result: AppendResult) -> None:
         """Snapshots kept in step with the log, and the new state handed on to the next
@@ -545,6 +590,11 @@ class Service:
 def _chain(*iterables):
     for iterable in iterables:
         yield from iterable
+
+
+def _overlap(ours: set[str] | None, theirs: set[str] | None) -> bool:
+    """Whether two batches concern a side in common (None concerns every side)."""
+    return ours is None or theirs is None or bool(ours & theirs)
 
 
 def _copy(event: Event) -> dict:

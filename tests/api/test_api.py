@@ -283,3 +283,24 @@ def test_a_body_nested_too_deeply_is_400_in_words_and_nothing_is_written(client,
         "the request is nested too deeply to be read; nothing was written"
     )
     assert svc.store.version("c") == 11
+
+
+def test_the_api_offers_the_per_side_condition_and_keeps_strict_by_default(client, roles, svc):
+    assert post_events(client, roles["other player"], [fighter("kite", "crow")], 11).status_code
+    strict = post_events(client, roles["player"], [fighter("ox")], 11)
+    assert strict.status_code == 409 and strict.json["current_version"] == 12
+    per_side = client.post(
+        "/api/campaigns/c/events",
+        json={"events": [fighter("ox")], "expected_version": 11, "consistency": "sides"},
+        headers=roles["player"].headers,
+    )
+    assert per_side.status_code == 201 and per_side.json["last_version"] == 13
+    same_side = client.post(
+        "/api/campaigns/c/events",
+        json={"events": [fighter("elk")], "expected_version": 11, "consistency": "sides"},
+        headers=roles["player"].headers,
+    )
+    assert (
+        same_side.status_code == 409 and "meanwhile, on the same side" in same_side.json["message"]
+    )
+    assert svc.store.version("c") == 13

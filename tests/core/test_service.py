@@ -29,7 +29,7 @@ def start_two_warbands(service, campaign="c"):
     return service
 
 
-def battle(service, version, down=("crow-1",)):
+def battle(service, version, down=("crow-1",), **options):
     return service.append(
         "c",
         [
@@ -54,6 +54,7 @@ def battle(service, version, down=("crow-1",)):
             }
         ],
         version,
+        **options,
     )
 
 
@@ -506,3 +507,43 @@ def test_an_import_whose_void_breaks_a_later_event_names_that_line_and_writes_no
     words = str(caught.value)
     assert f"line {len(exported) + 1}" in words and "cannot be voided" in words
     assert other.store.count() == 0
+
+
+def crow_fighter(name):
+    data = {"warband": "crow", "fighter": name, "name": name.title(), "runemarks": ["ember"]}
+    return [{"type": "FighterAdded", "data": {**data, "points": 50}}]
+
+
+def iron_fighter(name):
+    data = {"warband": "iron", "fighter": name, "name": name.title(), "runemarks": ["ember"]}
+    return [{"type": "FighterAdded", "data": {**data, "points": 50}}]
+
+
+def test_per_side_an_append_for_another_side_since_is_no_conflict(service):
+    start_two_warbands(service)
+    service.append("c", crow_fighter("kite"), 11)
+    result = service.append("c", iron_fighter("ox"), 11, strict=False)
+    assert result.last_version == 13
+
+
+def test_per_side_an_append_for_the_same_side_since_is_a_conflict_naming_it(service):
+    start_two_warbands(service)
+    service.append("c", iron_fighter("kite"), 11)
+    with pytest.raises(Conflict) as caught:
+        service.append("c", iron_fighter("ox"), 11, strict=False)
+    assert "meanwhile, on the same side" in str(caught.value) and "Kite" in str(caught.value)
+    assert service.store.version("c") == 12
+
+
+def test_per_side_a_battle_concerns_both_warbands(service):
+    start_two_warbands(service)
+    service.append("c", crow_fighter("kite"), 11)
+    with pytest.raises(Conflict):
+        battle(service, 11, strict=False)
+
+
+def test_strict_is_the_default_and_refuses_any_append_since(service):
+    start_two_warbands(service)
+    service.append("c", crow_fighter("kite"), 11)
+    with pytest.raises(Conflict, match="is at version 12, not 11"):
+        service.append("c", iron_fighter("ox"), 11)

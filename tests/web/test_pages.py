@@ -500,27 +500,49 @@ def test_the_dice_page_compares_every_roll_with_fair_dice(client, sample):
     assert "alice" in body and "bruno" in body
 
 
-def test_a_stale_form_gets_the_campaign_changed_and_nothing_is_lost_or_doubled(client, two, svc):
-    stale = version(svc)
-    svc.append(
-        "c",
-        [
-            {
-                "type": "WarbandFounded",
-                "data": {"warband": "gulls", "name": "Gulls", "player": "P", "faction": "F"},
-            }
-        ],
-        stale,
+def add_fighter_form(svc, expected, warband, fighter, name):
+    return form(
+        "FighterAdded",
+        expected,
+        warband=warband,
+        fighter=fighter,
+        name=name,
+        **{"runemarks-text": "ember"},
+        points="90",
+        **{"leader-present": "1"},
     )
+
+
+def other_browser_adds(svc, warband, fighter, name, expected):
+    data = {"warband": warband, "fighter": fighter, "name": name, "runemarks": ["ember"]}
+    svc.append("c", [{"type": "FighterAdded", "data": {**data, "points": 80}}], expected)
+
+
+def test_a_stale_form_for_the_same_side_gets_what_changed_and_nothing_is_lost_or_doubled(
+    client, two, svc
+):
+    stale = version(svc)
+    other_browser_adds(svc, "iron", "gull", "Gull", stale)
     page = client.post(
-        "/c/c/",
-        data=form("WarbandFounded", stale, warband="owls", name="Owls", player="Q", faction="F"),
+        "/c/c/warband?warband=iron", data=add_fighter_form(svc, stale, "iron", "owl", "Owl")
     )
     assert page.status_code == 409
-    assert "the campaign changed since you loaded this page" in text(page)
-    assert "Gulls" in text(page)  # the page is reloaded with the other browser's change
-    assert 'value="Owls"' in page.get_data(as_text=True)  # and what was typed is kept
-    assert "owls" not in svc.state("c").state["warbands"]
+    assert "The campaign changed since you loaded this page" in text(page)
+    assert "meanwhile, for the same side:" in text(page) and "Gull" in text(page)
+    assert 'value="Owl"' in page.get_data(as_text=True)  # what was typed is kept
+    assert "owl" not in svc.state("c").state["warbands"]["iron"]["fighters"]
+
+
+def test_two_players_recording_for_different_sides_from_stale_pages_both_record(client, two, svc):
+    stale = version(svc)
+    other_browser_adds(svc, "crow", "gull", "Gull", stale)
+    page = client.post(
+        "/c/c/warband?warband=iron", data=add_fighter_form(svc, stale, "iron", "owl", "Owl")
+    )
+    assert page.status_code == 302
+    warbands = svc.state("c").state["warbands"]
+    assert "owl" in warbands["iron"]["fighters"] and "gull" in warbands["crow"]["fighters"]
+    assert svc.store.verify("c") is None
 
 
 def test_a_form_sent_twice_records_once(client, two, svc):

@@ -106,6 +106,15 @@ class AppendSchema(Schema):
     events = fields.List(
         fields.Nested(EventInSchema), required=True, validate=validate.Length(min=1, max=500)
     )
+    consistency = fields.Str(
+        load_default="strict",
+        validate=validate.OneOf(["strict", "sides"]),
+        metadata={
+            "description": "strict (the default): the campaign must still be at the expected "
+            "version; sides: events appended since then are no obstacle unless one concerns a "
+            "side these events concern (they are checked against the latest state)"
+        },
+    )
 
 
 class AppendResultSchema(Schema):
@@ -582,6 +591,7 @@ def append_body(policy, svc, campaign: str, body: dict, if_match: str | None, ke
         source="api",
         idempotency_key=key,
         guard=guard,
+        strict=body.get("consistency", "strict") == "strict",
     )
     return guard, result
 

@@ -317,11 +317,18 @@ def record(cid: str, page: str):
             source="form",
             idempotency_key=form.get("idem") or None,
             guard=guard,
+            strict=False,  # two players recording for different sides never conflict
         )
-    except Conflict:
+    except Conflict as conflict:
+        meanwhile = (
+            "meanwhile, for the same side: " + "; ".join(conflict.changed) + ". "
+            if conflict.changed
+            else ""
+        )
         failure["message"] = (
-            "the campaign changed since you loaded this page: here it is "
-            "as it stands now; check, then send the form again"
+            "The campaign changed since you loaded this page: "
+            + meanwhile
+            + "Here it is as it stands now, with what you typed kept: check, then send it again."
         )
         return render_page(cid, page, 409, at=None, failure=failure, submitted=form)
     except BatchError as error:
