@@ -711,3 +711,14 @@ def test_three_players_choose_the_land_that_does_not_count(client, svc):
     html = client.get("/c/setup3/play").get_data(as_text=True)
     assert 'name="excluded_lands"' in html and 'name="king_of_kings"' not in html
     assert '<option value="achaion" selected>' in html
+
+
+def test_an_organiser_who_takes_a_seat_sees_only_that_seats_hand(client, svc):
+    start_game(svc, hands={"ann": ["charge-3", "helm-3"], "bo": ["feint-0", "shield-2"]})
+    assert "Feint" in text(client.get("/c/h/player?player=bo"))  # the referee sees every card
+    assert client.post("/c/h/members", data={"action": "seat", "side": "ann"}).status_code == 302
+    for path in ("", "players", "player?player=bo", "play"):
+        body = text(client.get(f"/c/h/{path}"))
+        assert "Shield Rush" not in body and "Feint" not in body, path
+    assert "2 cards, hidden" in text(client.get("/c/h/audit"))
+    assert client.get("/api/campaigns/h/export").status_code in (401, 403)
