@@ -403,6 +403,34 @@ class Accounts:
         )
         return code
 
+    def invitations(self, campaign: str) -> list[dict]:
+        """The campaign's open invitations (unused, unexpired): id, side, made, expires."""
+        rows = self.conn.execute(
+            "SELECT rowid, side, created_at, expires_at FROM invitations "
+            "WHERE campaign = ? AND used_by IS NULL AND expires_at > ? ORDER BY rowid",
+            (campaign, _iso(_now())),
+        ).fetchall()
+        return [dict(zip(("id", "side", "created_at", "expires_at"), row)) for row in rows]
+
+    def revoke_invitation(self, campaign: str, invitation: int) -> dict:
+        """An open invitation of the campaign ends now; returns what it was."""
+        found = [i for i in self.invitations(campaign) if i["id"] == invitation]
+        if not found:
+            raise NotFound("there is no such open invitation to this campaign")
+        self.conn.execute(
+            "UPDATE invitations SET expires_at = ? WHERE rowid = ?", (_iso(_now()), invitation)
+        )
+        return found[0]
+
+    def invitation(self, code: str) -> dict | None:
+        """What an open invitation code is for (campaign, side), or None."""
+        row = self.conn.execute(
+            "SELECT campaign, side FROM invitations WHERE code_hash = ? AND used_by IS NULL "
+            "AND expires_at > ?",
+            (_digest(code or ""), _iso(_now())),
+        ).fetchone()
+        return {"campaign": row[0], "side": row[1]} if row else None
+
     def accept(self, code: str, user: User) -> Membership:
         row = self.conn.execute(
             "SELECT campaign, side, expires_at, used_by FROM invitations WHERE code_hash = ?",

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from tracker.accounts import AccountError, TooManyAttempts
 from tracker.permissions import Forbidden, Unauthenticated
-from tracker.web.context import accounts, current_user, log_in, log_out
+from tracker.web.context import accounts, current_user, log_in, log_out, service
 from tracker.web.pages import local
 
 bp = Blueprint("auth", __name__)
@@ -116,4 +116,21 @@ def join(code):
             return render_template("error.html", title="Invitation", message=failure.message), 410
         flash("You joined the campaign" + (f" and play {member.side}." if member.side else "."))
         return redirect(url_for("pages.dashboard", cid=member.campaign))
-    return render_template("join.html", code=code)
+    return render_template("join.html", code=code, invited=_invited(code))
+
+
+def _invited(code: str) -> dict | None:
+    """What the join page says of an open invitation: the campaign, its game, its organiser
+    and the side offered; None when the code is unknown, used or expired."""
+    found = accounts().invitation(code)
+    if found is None:
+        return None
+    view = service().state(found["campaign"])
+    organisers = [m.user.name for m in accounts().members(view.campaign) if m.role == "organiser"]
+    side = found["side"]
+    return {
+        "name": view.name,
+        "game": view.system.title,
+        "organisers": organisers,
+        "side": view.system.sides(view.state).get(side, side) if side else None,
+    }

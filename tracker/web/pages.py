@@ -386,45 +386,89 @@ def play_on(cid):
 @bp.route("/c/<cid>/members", methods=["GET", "POST"])
 def members(cid):
     ctx = context(cid)
-    pol = policy()
     member = ctx["member"]
-    organiser = member is not None and member.role == "organiser"
     invitation = None
     if request.method == "POST":
-        pol.require_organiser(cid, "invite players or change who may see the campaign")
-        if request.form.get("action") == "public":
-            accounts().set_public(cid, request.form.get("public") == "on")
-            flash(
-                "The campaign is now "
-                + (
-                    "public: anyone may read it."
-                    if accounts().is_public(cid)
-                    else "private to its members."
-                )
-            )
-            return redirect(url_for("pages.members", cid=cid))
+        policy().require_organiser(cid, "invite players or change who may see the campaign")
+        action = request.form.get("action", "invite")
         side = request.form.get("side", "").strip() or None
         if side is not None and side not in ctx["system"].sides(ctx["state"]):
             abort(400, f"there is no side {side!r} in this campaign")
-        if request.form.get("action") == "seat":
-            accounts().set_side(cid, current_user(), side)
-            flash(
-                f"You play {ctx['system'].sides(ctx['state'])[side]} now: you see only what "
-                "that seat sees."
-                if side
-                else "You play no side now: you referee and see every card."
-            )
+        if action in MEMBER_ACTIONS:
+            flash(MEMBER_ACTIONS[action](cid, ctx, side))
             return redirect(url_for("pages.members", cid=cid))
+        if action == "renew":
+            old = accounts().revoke_invitation(cid, _number(request.form.get("invitation")))
+            side = old["side"]
         invitation = accounts().invite(cid, current_user(), side)
     return render_template(
         "members.html",
         members=accounts().members(cid),
+        invitations=accounts().invitations(cid),
         public=accounts().is_public(cid),
-        organiser=organiser,
+        organiser=member is not None and member.role == "organiser",
         invitation=invitation,
         page="members",
         **ctx,
     )
+
+
+def _number(text: str | None) -> int:
+    if not text or not text.isdigit():
+        abort(400, "which one? the form lacks its number; reload the page")
+    return int(text)
+
+
+def _other_member(cid: str):
+    """The member a form names (by user id), never the organiser sending it."""
+    user = accounts().user(_number(request.form.get("user")))
+    if user is None or accounts().membership(cid, user) is None:
+        abort(400, "that account is not a member of this campaign")
+    if user.id == current_user().id:
+        abort(400, "an organiser does not remove itself or change its own side here")
+    return user
+
+
+def _public(cid, ctx, side) -> str:
+    accounts().set_public(cid, request.form.get("public") == "on")
+    if accounts().is_public(cid):
+        return "The campaign is now public: anyone may read it."
+    return "The campaign is now private to its members."
+
+
+def _seat(cid, ctx, side) -> str:
+    accounts().set_side(cid, current_user(), side)
+    if side:
+        name = ctx["system"].sides(ctx["state"])[side]
+        return f"You play {name} now: you see only what that seat sees."
+    return "You play no side now: you referee and see every card."
+
+
+def _revoke(cid, ctx, side) -> str:
+    accounts().revoke_invitation(cid, _number(request.form.get("invitation")))
+    return "The invitation is revoked: its link opens nothing any more."
+
+
+def _remove(cid, ctx, side) -> str:
+    user = _other_member(cid)
+    accounts().remove_member(cid, user)
+    return f"{user.name} is no longer a member of the campaign."
+
+
+def _side(cid, ctx, side) -> str:
+    user = _other_member(cid)
+    accounts().set_side(cid, user, side)
+    name = ctx["system"].sides(ctx["state"]).get(side, side) if side else "no side yet"
+    return f"{user.name} now plays {name}."
+
+
+MEMBER_ACTIONS = {
+    "public": _public,
+    "seat": _seat,
+    "revoke": _revoke,
+    "remove": _remove,
+    "side": _side,
+}
 
 
 # -- audit log, voids and dice: every system alike ----------------------------------------

@@ -33,3 +33,22 @@ document.querySelectorAll("fieldset[data-muster]").forEach(function (side) {
   boxes.forEach(function (box) { box.addEventListener("change", count); });
   count();
 });
+
+// A form that destroys something asks first (data-confirm holds the question). Without
+// script the form is sent as it is.
+document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+  form.addEventListener("submit", function (event) {
+    if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+  });
+});
+
+// "Copy the link": the text of the element data-copy names, onto the clipboard.
+document.querySelectorAll("button[data-copy]").forEach(function (button) {
+  var source = document.getElementById(button.dataset.copy);
+  if (!source || !navigator.clipboard) { button.hidden = true; return; }
+  button.addEventListener("click", function () {
+    navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+      button.textContent = "Copied";
+    });
+  });
+});
