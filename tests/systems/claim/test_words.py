@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from sentences import sentence_problems
 
 from tracker.dice import SeededRoller
 from tracker.service import Service
@@ -14,53 +15,6 @@ from tracker.systems.claim import legal_cards, system
 from tracker.systems.claim.system import result_words
 
 EVENTS = Path(__file__).resolve().parents[3] / "events"
-
-# -- what makes words a sentence a player would say ----------------------------------------
-
-COORDINATES = re.compile(r"\(-?\d+, -?\d+\)")
-CHECKS = (
-    (re.compile(r"^\s|\s$"), "space at an end"),
-    (re.compile(r"  "), "a doubled space"),
-    (re.compile(r" [.,;:)]"), "a space before punctuation"),
-    (re.compile(r"\( "), "a space after a bracket"),
-    (re.compile(r"\(\)"), "empty brackets"),
-    (re.compile(r"[,;:]\s*[.,;:]"), "punctuation with nothing between"),
-    (re.compile(r"[,;:(-]$"), "an unfinished end"),
-    (re.compile(r"\b(?:the|a|an|of|to|on|in|at|and|by|with|from)$", re.I), "a dangling last word"),
-    (re.compile(r"\b(\w+) \1\b", re.I), "a doubled word"),
-    (re.compile(r"\b(?:None|null|True|False)\b|[{}\[\]]"), "code in the words"),
-    (re.compile(r"\b\d+ (?:in|on|at|to|from|left)\b"), "a number without its noun"),
-    (re.compile(r"'s's\b"), "a doubled possessive"),
-)
-
-
-def sentence_problems(words: str, event_type: str) -> list[str]:
-    """What keeps the words of an event from being a sentence a player would say."""
-    if not words or not words.strip():
-        return ["no words"]
-    if words == event_type or re.fullmatch(r"(?:[A-Z][a-z]+){2,}", words):
-        return ["the event's type instead of words"]
-    found = [] if words[0].isupper() else ["no capital letter at the start"]
-    plain = COORDINATES.sub("(q, r)", words)
-    found += [what for pattern, what in CHECKS if pattern.search(plain)]
-    return found
-
-
-def test_the_sentence_check_catches_the_words_players_would_not_say():
-    for bad in (
-        "",
-        "CardPlayed",
-        "Eleni recruited 1 in Aigialos",
-        "See it at the table then: .",
-        "Alice used the Hook (Claw): ",
-        "Alice moved  the Hook",
-        "the Cat lost a life (1 left)",
-        "Alice's Bear attacked None",
-        "Bob recruited the",
-    ):
-        assert sentence_problems(bad, "CardPlayed"), bad
-    assert not sentence_problems("Alice's Cat moved from (2, 2) to (3, 4) (3 steps)", "X")
-
 
 # -- the words of every event type ---------------------------------------------------------
 
