@@ -3,6 +3,8 @@ words test uses."""
 
 import re
 
+from tracker import config
+
 COORDINATES = re.compile(r"\(-?\d+, -?\d+\)")
 CHECKS = (
     (re.compile(r"^\s|\s$"), "space at an end"),
@@ -30,3 +32,14 @@ def sentence_problems(words: str, event_type: str) -> list[str]:
     plain = COORDINATES.sub("(q, r)", words)
     found += [what for pattern, what in CHECKS if pattern.search(plain)]
     return found
+
+
+def sample_words(service, game: str, system) -> list[tuple[str, str]]:
+    """(event type, words) of every event of a game's samples (events/<game>-*.jsonl),
+    imported into `service` and read from the audit log; the core's own events left out."""
+    said = []
+    for path in sorted(config.SAMPLES.glob(f"{game}-*.jsonl")):
+        service.import_lines(path.read_text(encoding="utf-8").splitlines())
+        campaign = service.campaigns()[-1].id
+        said += [(e.event.type, e.words) for e in service.history(campaign)]
+    return [(kind, words) for kind, words in said if kind in system.events]

@@ -517,7 +517,6 @@ def list_events(query, campaign):
 def _meta_for(meta, reader: str | None):
     """An event's meta as a reader sees it: a retry key written by an older tracker in the
     clear is shown only to the account that sent it."""
-    meta = json.loads(meta) if isinstance(meta, str) else meta
     if "idempotency_key" in meta and meta.get("actor") != reader:
         meta = {**meta, "idempotency_key": "(hidden)"}
     return meta

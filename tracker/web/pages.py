@@ -320,16 +320,7 @@ def record(cid: str, page: str):
             strict=False,  # two players recording for different sides never conflict
         )
     except Conflict as conflict:
-        meanwhile = (
-            "meanwhile, for the same side: " + "; ".join(conflict.changed) + ". "
-            if conflict.changed
-            else ""
-        )
-        failure["message"] = (
-            "The campaign changed since you loaded this page: "
-            + meanwhile
-            + "Here it is as it stands now, with what you typed kept: check, then send it again."
-        )
+        failure["message"] = _changed_meanwhile(conflict)
         return render_page(cid, page, 409, at=None, failure=failure, submitted=form)
     except BatchError as error:
         if isinstance(error.error, Forbidden):
@@ -378,6 +369,20 @@ def play_on(cid):
     return render_template(
         "play_on.html", page="play-on", chosen=chosen, problem=message, **ctx
     ), 422
+
+
+def _changed_meanwhile(conflict: Conflict) -> str:
+    """A form's conflict in words: what changed on the same side while the page was open."""
+    meanwhile = (
+        "meanwhile, for the same side: " + "; ".join(conflict.changed) + ". "
+        if conflict.changed
+        else ""
+    )
+    return (
+        "The campaign changed since you loaded this page: "
+        + meanwhile
+        + "Here it is as it stands now, with what you typed kept: check, then send it again."
+    )
 
 
 # -- members: invitations and who may see the campaign ---------------------------------------

@@ -3,37 +3,13 @@ sample campaign and from whole games played here (each trick led and followed, p
 beginning, a game won and a game with no winner), checked for a full sentence."""
 
 import re
-from pathlib import Path
 
-import pytest
-from sentences import sentence_problems
+from sentences import sample_words, sentence_problems
 
-from tracker.dice import SeededRoller
-from tracker.service import Service
-from tracker.store import Store
 from tracker.systems.claim import legal_cards, system
 from tracker.systems.claim.system import result_words
 
-EVENTS = Path(__file__).resolve().parents[3] / "events"
-
 # -- the words of every event type ---------------------------------------------------------
-
-
-@pytest.fixture
-def service(tmp_path):
-    store = Store(tmp_path / "t.db")
-    store.init()
-    yield Service(store, SeededRoller(11))
-    store.close()
-
-
-def sample_words(service) -> list[tuple[str, str]]:
-    said = []
-    for path in sorted(EVENTS.glob("claim-*.jsonl")):
-        service.import_lines(path.read_text(encoding="utf-8").splitlines())
-        campaign = service.campaigns()[-1].id
-        said += [(e.event.type, e.words) for e in service.history(campaign)]
-    return [(kind, words) for kind, words in said if kind in system.events]
 
 
 def played_words(h) -> list[tuple[str, str]]:
@@ -66,7 +42,7 @@ def played_words(h) -> list[tuple[str, str]]:
 
 
 def test_every_claim_event_reads_as_a_sentence_a_player_would_say(service, h):
-    said = sample_words(service) + played_words(h)
+    said = sample_words(service, "claim", system) + played_words(h)
     assert {kind for kind, _ in said} == set(system.events)
     assert any("phase two begins" in words for _, words in said)
     assert any("is over with no winner" in words for _, words in said)

@@ -2,19 +2,11 @@
 sample matches, every kind of action a board offers (its button and its log line), and a
 two-piece recruit, each checked for a full sentence."""
 
-from pathlib import Path
-
-import pytest
 from leaders_table import ALICE, BOB, DECK, Table, arranged
-from sentences import sentence_problems
+from sentences import sample_words, sentence_problems
 
-from tracker.dice import SeededRoller
 from tracker.events import Event
-from tracker.service import Service
-from tracker.store import Store
 from tracker.systems.leaders import options, rules, system
-
-EVENTS = Path(__file__).resolve().parents[3] / "events"
 
 # -- the words of every event type ---------------------------------------------------------
 
@@ -32,23 +24,6 @@ EVERY_ABILITY = {
     "hermit": (BOB, (1, -1)),
     "cub": (BOB, (2, -2)),
 }
-
-
-@pytest.fixture
-def service(tmp_path):
-    store = Store(tmp_path / "t.db")
-    store.init()
-    yield Service(store, SeededRoller(11))
-    store.close()
-
-
-def sample_words(service) -> list[tuple[str, str]]:
-    said = []
-    for path in sorted(EVENTS.glob("leaders-*.jsonl")):
-        service.import_lines(path.read_text(encoding="utf-8").splitlines())
-        campaign = service.campaigns()[-1].id
-        said += [(e.event.type, e.words) for e in service.history(campaign)]
-    return [(kind, words) for kind, words in said if kind in system.events]
 
 
 def action_words() -> tuple[list[tuple[str, str]], set]:
@@ -76,7 +51,7 @@ def recruit_words() -> list[tuple[str, str]]:
 
 def test_every_leaders_event_reads_as_a_sentence_a_player_would_say(service):
     acted, _ = action_words()
-    said = sample_words(service) + acted + recruit_words()
+    said = sample_words(service, "leaders", system) + acted + recruit_words()
     assert {kind for kind, _ in said} == set(system.events)
     wrong = [(kind, words, p) for kind, words in said if (p := sentence_problems(words, kind))]
     assert not wrong, wrong

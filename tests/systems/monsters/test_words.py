@@ -1,37 +1,11 @@
 """Every event of monster battles reads as a sentence a player would say: each event type,
 from the sample campaign and from battles played here, is checked for a full sentence."""
 
-from pathlib import Path
+from sentences import sample_words, sentence_problems
 
-import pytest
-from sentences import sentence_problems
-
-from tracker.dice import SeededRoller
-from tracker.service import Service
-from tracker.store import Store
 from tracker.systems.monsters import system
 
-EVENTS = Path(__file__).resolve().parents[3] / "events"
-
 # -- the words of every event type ---------------------------------------------------------
-
-
-@pytest.fixture
-def service(tmp_path):
-    store = Store(tmp_path / "t.db")
-    store.init()
-    yield Service(store, SeededRoller(11))
-    store.close()
-
-
-def sample_words(service) -> list[tuple[str, str]]:
-    said = []
-    for path in sorted(EVENTS.glob("monsters-*.jsonl")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        service.import_lines(lines)
-        campaign = service.campaigns()[-1].id
-        said += [(e.event.type, e.words) for e in service.history(campaign)]
-    return [(kind, words) for kind, words in said if kind in system.events]
 
 
 def played_words(table_factory) -> list[tuple[str, str]]:
@@ -104,7 +78,7 @@ def played_words(table_factory) -> list[tuple[str, str]]:
 
 
 def test_every_monster_battles_event_reads_as_a_sentence_a_player_would_say(service, table_factory):
-    said = sample_words(service) + played_words(table_factory)
+    said = sample_words(service, "monsters", system) + played_words(table_factory)
     assert {kind for kind, _ in said} == set(system.events)
     wrong = [(kind, words, p) for kind, words in said if (p := sentence_problems(words, kind))]
     assert not wrong, wrong
