@@ -22,7 +22,7 @@ def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
         return system.initial_state(event.data["settings"])
     if event.type == "EventVoided" or event.version in skipped:
         return state
-    return system.apply(state, event)
+    return system.apply(state, system.upcast(event))
 
 
 def fold(system: GameSystem, events: Iterable[Event], skipped=(), state=None) -> dict:

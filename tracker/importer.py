@@ -191,7 +191,7 @@ class Importer:
             event = Event(
                 None, line.campaign, run["version"], line.type, line.data, meta_json, None, None
             )
-            run["state"] = run["system"].apply(run["state"], event)
+            run["state"] = run["system"].apply(run["state"], run["system"].upcast(event))
         else:
             data_json, meta_json = self._through_the_batch(run, line)
         return self._chained(run, line, data_json, meta_json)

@@ -178,7 +178,7 @@ class Service:
         if event.type == "EventVoided":
             return f"Event {event.data['version']} was voided: {event.data['reason']}"
         try:
-            return system.describe(state, event)
+            return system.describe(state, system.upcast(event))
         except (KeyError, TypeError, ValueError):
             return event.type
 

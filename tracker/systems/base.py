@@ -11,8 +11,10 @@ given and returns it; it checks every rule *before* changing anything, and raise
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
@@ -45,6 +47,10 @@ class GameSystem:
     settings_schema: type[Schema] = EventSchema
     #: each side of a campaign (warband, player seat) is named by this field of an event
     side_field: str | None = None
+    #: event type -> the steps that bring an older event's data to its current shape, in
+    #: order; each takes the data as recorded and returns it as the schema now reads it, and
+    #: leaves data already in the current shape as it is. The log is never rewritten.
+    upcasters: dict[str, tuple[Callable[[dict], dict], ...]] = {}
 
     # -- content ---------------------------------------------------------------------------
 
@@ -78,7 +84,49 @@ class GameSystem:
     def apply(self, state: dict, event: Event) -> dict:
         raise NotImplementedError
 
+    def upcast(self, event: Event) -> Event:
+        """`event` with its data brought to the current shape (the same event if unchanged)."""
+        steps = self.upcasters.get(event.type)
+        if not steps:
+            return event
+        data = event.data
+        for step in steps:
+            data = step(data)
+        if data is event.data:
+            return event
+        return Event(
+            event.position,
+            event.campaign,
+            event.version,
+            event.type,
+            data,
+            event._meta,
+            event.recorded_at,
+            event.hash,
+        )
+
+    def allows(self, state: dict, event_type: str, data: dict) -> str | None:
+        """May this event be recorded now? None if the rules accept it, else why not, in words.
+
+        The rules themselves answer, run on a copy of the state: a page asks this instead of
+        restating a rule.
+        """
+        try:
+            loaded = self.load(event_type, data)
+            self.apply(copy.deepcopy(state), Event(None, "", 0, event_type, loaded, {}, None, None))
+        except (RuleViolation, InvalidEvent) as refused:
+            return str(refused)
+        return None
+
     # -- reading ---------------------------------------------------------------------------
+
+    def visible_state(self, state: dict, side: str | None) -> dict:
+        """The state as `side` may see it (None: a reader who holds no side).
+
+        A game with hidden information (cards in hand, secret orders) hides here what that
+        side may not see; whoever may see everything is shown `state` itself.
+        """
+        return state
 
     def public_state(self, state: dict) -> dict:
         """The state as `manage.py state` prints it (without system, version and head)."""
