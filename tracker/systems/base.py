@@ -24,7 +24,7 @@ from tracker.dice import Drawn
 from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
 
-__all__ = ["GameSystem", "EventSchema", "RuleViolation", "Event"]
+__all__ = ["GameSystem", "EventSchema", "Handlers", "RuleViolation", "Event"]
 
 
 class EventSchema(Schema):
@@ -32,6 +32,22 @@ class EventSchema(Schema):
 
     class Meta:
         unknown = RAISE
+
+
+class Handlers(dict):
+    """A game's rules: event type -> handler, each of one signature, `handler(state, event)`.
+
+    A handler checks every rule first (raising `RuleViolation`), then changes `state` in
+    place and returns None, or returns a new state. Filled in rules.py with
+    ``@handlers.on("FighterAdded")``.
+    """
+
+    def on(self, event_type: str) -> Callable:
+        def register(handler: Callable) -> Callable:
+            self[event_type] = handler
+            return handler
+
+        return register
 
 
 class GameSystem:
@@ -51,6 +67,11 @@ class GameSystem:
     #: order; each takes the data as recorded and returns it as the schema now reads it, and
     #: leaves data already in the current shape as it is. The log is never rewritten.
     upcasters: dict[str, tuple[Callable[[dict], dict], ...]] = {}
+    #: the rules (rules.py): one handler for every event type in `events`
+    handlers: Handlers = Handlers()
+    #: the system's page helpers (its views.py): what a side may see and choose next, as its
+    #: own templates ask for it. Shared templates and the web layer call only this class.
+    views = None
 
     # -- content ---------------------------------------------------------------------------
 
@@ -82,7 +103,13 @@ class GameSystem:
         raise NotImplementedError
 
     def apply(self, state: dict, event: Event) -> dict:
-        raise NotImplementedError
+        """`state` after `event`, by the rules' handler for its type."""
+        try:
+            handler = self.handlers[event.type]
+        except KeyError:
+            raise InvalidEvent(f"{self.title} has no rule for {event.type!r}") from None
+        changed = handler(state, event)
+        return state if changed is None else changed
 
     def upcast(self, event: Event) -> Event:
         """`event` with its data brought to the current shape (the same event if unchanged)."""
