@@ -6,6 +6,7 @@ import os
 from datetime import timedelta
 
 from flask import Flask, g, render_template, request
+from flask_wtf.csrf import CSRFError
 
 from tracker import config, systems
 from tracker.web import api, auth, pages
@@ -18,6 +19,46 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(config.TEMPLATES),
         static_folder=str(config.STATIC),
     )
+    configure(app, test_config)
+
+    @app.teardown_appcontext
+    def leave_store(_exc):
+        store = g.pop("store", None)
+        if store is not None and store.conn.in_transaction:
+            store.conn.rollback()  # never leave a transaction open on a kept connection
+
+    csrf.init_app(app)
+    app.session_interface = Sessions()
+    systems.registry()  # every game system imported now, not on a first request
+
+    state_cache(app)
+    pages.init_app(app)
+    auth.init_app(app)
+    api.init_app(app)
+    answer_errors(app)
+
+    @app.after_request
+    def secure_headers(response):
+        headers = response.headers
+        headers.setdefault("Content-Security-Policy", CSP)
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    @app.context_processor
+    def who():
+        return {"current_user": current_user()}
+
+    @app.template_filter("short")
+    def short_hash(value: str) -> str:
+        return value[:12]
+
+    return app
+
+
+def configure(app: Flask, test_config: dict | None) -> None:
+    """The app's settings: defaults, then the test's, then what the environment says."""
     app.config.from_mapping(
         DATABASE=config.db_path(),
         ROLLER=None,
@@ -33,38 +74,18 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SESSION_COOKIE_SECURE"] = True
     if not app.config.get("SECRET_KEY") and os.environ.get("TRACKER_SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["TRACKER_SECRET_KEY"]
-    # Otherwise the secret is the database's own, read on the first request (`_Sessions`):
+    # Otherwise the secret is the database's own, read on the first request (`Sessions`):
     # building the app writes nothing anywhere.
 
-    @app.teardown_appcontext
-    def leave_store(_exc):
-        store = g.pop("store", None)
-        if store is not None and store.conn.in_transaction:
-            store.conn.rollback()  # never leave a transaction open on a kept connection
 
-    from flask_wtf.csrf import CSRFError
+def answer_errors(app: Flask) -> None:
+    """What a reader is told when a request fails before or inside a view: words, never a
+    traceback (the API in JSON, a page as a page)."""
 
-    csrf.init_app(app)
-    app.session_interface = Sessions()
-    systems.registry()  # every game system imported now, not on a first request
-
-    state_cache(app)
-    pages.init_app(app)
-    auth.init_app(app)
-    api.init_app(app)
-
-    @app.after_request
-    def secure_headers(response):
-        headers = response.headers
-        headers.setdefault("Content-Security-Policy", CSP)
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("Referrer-Policy", "same-origin")
-        return response
-
-    @app.context_processor
-    def who():
-        return {"current_user": current_user()}
+    def answer(status: int, title: str, words: str):
+        if request.path.startswith("/api/"):
+            return {"code": status, "status": HTTP_STATUS[status], "message": words}, status
+        return render_template("error.html", title=title, message=words), status
 
     @app.errorhandler(CSRFError)
     def csrf_error(error):
@@ -81,48 +102,23 @@ def create_app(test_config: dict | None = None) -> Flask:
         # A body nested thousands deep: the JSON parser gives up before any view sees it.
         words = "the request is nested too deeply to be read; nothing was written"
         if request.path.startswith("/api/"):
-            return {"code": 400, "status": "Bad Request", "message": words}, 400
-        return render_template(
-            "error.html", title="This request cannot be read", message=words.capitalize() + "."
-        ), 400
+            return answer(400, "", words)
+        return answer(400, "This request cannot be read", words.capitalize() + ".")
 
     @app.errorhandler(Exception)
     def unexpected(error):
         app.logger.exception("unexpected error")
         if request.path.startswith("/api/"):
-            return {
-                "code": 500,
-                "status": "Internal Server Error",
-                "message": "the tracker hit an unexpected error; nothing was written",
-            }, 500
-        return render_template(
-            "error.html",
-            title="Something went wrong",
-            message="The tracker hit an unexpected error; nothing was "
+            return answer(500, "", "the tracker hit an unexpected error; nothing was written")
+        return answer(
+            500,
+            "Something went wrong",
+            "The tracker hit an unexpected error; nothing was "
             "written. The details are in the server's log.",
-        ), 500
-
-    @app.template_filter("short")
-    def short_hash(value: str) -> str:
-        return value[:12]
-
-    return app
+        )
 
 
-# No inline script anywhere; styles may be inline (the printable sheets carry theirs).
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
-    "frame-ancestors 'none'"
-)
-
-
-def bearer(req) -> str | None:
-    """The API token an API call brings, or None (pages never take a token)."""
-    if not req.path.startswith("/api/"):
-        return None
-    header = req.headers.get("Authorization", "")
-    return header[7:].strip() if header.startswith("Bearer ") else None
+HTTP_STATUS = {400: "Bad Request", 500: "Internal Server Error"}
 
 
 # No inline script anywhere; styles may be inline (the printable sheets carry theirs).
