@@ -7,7 +7,7 @@ import re
 from sentences import sample_words, sentence_problems
 
 from tracker.systems.claim import legal_cards, system
-from tracker.systems.claim.system import result_words
+from tracker.systems.claim.words import result_words
 
 # -- the words of every event type ---------------------------------------------------------
 
