@@ -73,7 +73,7 @@ def fighting(svc, placing):
         "bob-pigeon",
     ):
         state = svc.state("m").state
-        at = [int(n) for n in system.placements(state, pid)[0].split(",")]
+        at = [int(n) for n in system.views.placements(state, pid)[0].split(",")]
         svc.append(
             "m",
             [{"type": "FigurePlaced", "data": {"battle": "b1", "piece": pid, "at": at}}],
@@ -485,20 +485,20 @@ def test_a_space_that_is_not_q_r_shows_the_error_beside_its_field(client, placin
 
 def test_the_move_form_offers_only_the_moves_the_rules_allow(client, fighting, svc):
     state = svc.state("m").state
-    legal = system.moves(state, "alice-bear")
+    legal = system.views.moves(state, "alice-bear")
     html = client.get("/c/m/battle?piece=alice-bear").get_data(as_text=True)
     form_html = html[html.index('value="move"') :]
     form_html = form_html[: form_html.index("</form>")]
     offered = re.findall(r'<option value="([^"]+)"', form_html)
     assert len(offered) == len(legal) and legal
     assert html.count('class="dest"') == len(legal)  # each destination circled on the map
-    assert not system.moves(state, "bob-bear")  # not Bob's turn
+    assert not system.views.moves(state, "bob-bear")  # not Bob's turn
     assert "bob-bear" not in re.findall(r'name="piece">(.*?)</select>', html, re.S)[0]
 
 
 def test_a_figure_moves_from_the_form(client, fighting, svc):
     state = svc.state("m").state
-    end, path = sorted(system.moves(state, "alice-bear").items())[0]
+    end, path = sorted(system.views.moves(state, "alice-bear").items())[0]
     page = client.post(
         "/c/m/battle?piece=alice-bear",
         data=form(
@@ -507,7 +507,7 @@ def test_a_figure_moves_from_the_form(client, fighting, svc):
             battle="b1",
             piece="alice-bear",
             form_id="move",
-            path=system.path_text(path),
+            path=system.views.path_text(path),
             next="/c/m/battle",
         ),
     )
