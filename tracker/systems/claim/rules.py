@@ -169,27 +169,8 @@ def game_dealt(state: dict, event: Event) -> None:
             f"the first leader is one of the players ({' or '.join(ids)}), not {leader!r}"
         )
     deal = data["deal"]
+    _check_deal(state, deal, ids)
     hands = deal["hands"]
-    if sorted(hands) != sorted(ids):
-        raise RuleViolation(
-            f"a deal gives one hand to each player ({' and '.join(ids)}), "
-            f"not to {', '.join(sorted(hands)) or 'nobody'}"
-        )
-    size = state["hand_size"]
-    for player in ids:
-        if len(hands[player]) != size:
-            raise RuleViolation(
-                f"each player is dealt {size} cards ({_name(state, player)} was dealt "
-                f"{len(hands[player])})"
-            )
-    if len(deal["stock"]) != 2 * size:
-        raise RuleViolation(
-            f"the deck left after the deal holds {2 * size} cards, not {len(deal['stock'])}"
-        )
-    wrong = difference(hands[ids[0]] + hands[ids[1]] + deal["stock"], state["deck"])
-    if wrong:
-        raise RuleViolation(f"a deal uses every card of the deck exactly once (it has {wrong})")
-
     state["game"] = {
         "number": number,
         "leader": leader,
@@ -210,6 +191,30 @@ def game_dealt(state: dict, event: Event) -> None:
         "last_version": version,
     }
     state["last"] = {"event": "GameDealt", "game": number, "player": leader, "card": None}
+
+
+def _check_deal(state: dict, deal: dict, ids: list[str]) -> None:
+    """A deal gives each player a hand and leaves the rest as the deck, every card once."""
+    hands = deal["hands"]
+    if sorted(hands) != sorted(ids):
+        raise RuleViolation(
+            f"a deal gives one hand to each player ({' and '.join(ids)}), "
+            f"not to {', '.join(sorted(hands)) or 'nobody'}"
+        )
+    size = state["hand_size"]
+    for player in ids:
+        if len(hands[player]) != size:
+            raise RuleViolation(
+                f"each player is dealt {size} cards ({_name(state, player)} was dealt "
+                f"{len(hands[player])})"
+            )
+    if len(deal["stock"]) != 2 * size:
+        raise RuleViolation(
+            f"the deck left after the deal holds {2 * size} cards, not {len(deal['stock'])}"
+        )
+    wrong = difference(hands[ids[0]] + hands[ids[1]] + deal["stock"], state["deck"])
+    if wrong:
+        raise RuleViolation(f"a deal uses every card of the deck exactly once (it has {wrong})")
 
 
 def _new_trick(number: int, phase: int, leader: str) -> dict:
