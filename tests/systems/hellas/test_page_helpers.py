@@ -88,3 +88,14 @@ def test_the_regions_an_event_touched_are_named_for_the_highlight(table):
     assert system.views.touched(table.state, "HoplitesMoved", moves) == ["korythos", "eirinos"]
     assert system.views.touched(table.state, "MonumentBuilt", {"monument": "zeus"}) == ["orchia"]
     assert system.views.touched(table.state, "Prayed", {"player": "ann"}) == []
+
+
+def test_the_usurp_offered_is_the_one_the_rules_allow_in_the_players_turn(table):
+    table.start()
+    table.play("HeroMoved", player="ann", path=["eirinos"])
+    usurp = {"player": "ann", "region": "eirinos"}
+    assert system.views.choices(table.state, "ann")["usurp"] is None
+    assert "Leadership" in system.allows(table.state, "RegionUsurped", usurp)
+    table.game["heroes"]["ann"]["leadership"] = 2
+    assert system.views.choices(table.state, "ann")["usurp"] == "eirinos"
+    assert system.allows(table.state, "RegionUsurped", usurp) is None

@@ -134,3 +134,34 @@ def test_a_path_box_read_as_numbers_is_taken_two_by_two():
     assert moved["path"] == [[3, 2], [3, 3]]
     with pytest.raises(InvalidEvent, match="Length must be 2"):
         system.load("FigureMoved", {"battle": "b1", "piece": "p", "path": [[3, 2, 3]]})
+
+
+def _at(space: str) -> list[int]:
+    return [int(n) for n in space.split(",")]
+
+
+def test_the_placements_offered_are_exactly_the_spaces_the_rules_allow(table):
+    table.begin(figures=("knight", "bear", "pigeon"))
+    table.do("FigurePlaced", battle="b1", piece="alice-knight", at=[3, 1])
+    for piece in ("alice-bear", "alice-pigeon", "bob-bear"):
+        allowed = [
+            space
+            for space in table.battle["spaces"]
+            if system.allows(
+                table.state, "FigurePlaced", {"battle": "b1", "piece": piece, "at": _at(space)}
+            )
+            is None
+        ]
+        assert sorted(system.views.placements(table.state, piece)) == sorted(allowed), piece
+        assert bool(allowed) == piece.startswith("alice")  # Bob's king is not placed yet
+
+
+def test_every_move_offered_is_allowed_and_every_destination_left_out_is_refused(table):
+    table.begin().arrange({**KINGS, "bob-cat": (6, 2)})  # Alice's king alone must march
+    offered = system.views.moves(table.state, "alice-knight")
+    reach = system.views.destinations(table.state, "alice-knight")
+    assert offered and set(reach) - set(offered)
+    for end, path in reach.items():
+        data = {"battle": "b1", "piece": "alice-knight", "path": [_at(s) for s in path]}
+        refused = system.allows(table.state, "FigureMoved", data)
+        assert (end in offered) == (refused is None), (end, refused)
