@@ -260,11 +260,15 @@ def figure_placed(state: dict, event: Event) -> None:
         battle["turn"] = _turn(battle["first"], 1)
 
 
-def check_placement(state: dict, battle: dict, piece: dict, at: str) -> None:
+def check_placement(
+    state: dict, battle: dict, piece: dict, at: str, nearest: int | None = None
+) -> None:
     """RuleViolation unless `piece` may be placed on space `at` now (the battle is placing).
 
     The king starts in its own castle; the other figures after it, each on a free space it
-    may stand on, as close around the castle as free spaces allow.
+    may stand on, as close around the castle as free spaces allow. `nearest` is
+    `nearest_free(battle, piece)` when the caller has it already (a page asking of every
+    space).
     """
     name = who(state, piece)
     if piece["pos"] is not None:
@@ -294,20 +298,27 @@ def check_placement(state: dict, battle: dict, piece: dict, at: str) -> None:
     if not _may_stand(piece, spaces[at]):
         raise RuleViolation(f"a {piece['movement']} cannot stand in water ({name} to {shown(at)})")
     far = hexes.distance(at, castle)
-    nearest = min(
-        (
-            hexes.distance(space, castle)
-            for space, terrain in spaces.items()
-            if space not in battle["board"] and _may_stand(piece, terrain)
-        ),
-        default=far,
-    )
-    if far > nearest:
+    if nearest is None:
+        nearest = nearest_free(battle, piece)
+    if nearest is not None and far > nearest:
         raise RuleViolation(
             f"figures start as close around their castle as free spaces allow "
             f"({name} to {shown(at)} is {far} from the castle; free spaces "
             f"{nearest} away remain)"
         )
+
+
+def nearest_free(battle: dict, piece: dict) -> int | None:
+    """How far from its castle the nearest free space `piece` may stand on lies (None: none)."""
+    castle = battle["castles"][piece["side"]]
+    return min(
+        (
+            hexes.distance(space, castle)
+            for space, terrain in battle["spaces"].items()
+            if space not in battle["board"] and _may_stand(piece, terrain)
+        ),
+        default=None,
+    )
 
 
 def _may_stand(piece: dict, terrain: str) -> bool:

@@ -57,11 +57,12 @@ def placements(state: dict, piece_id: str) -> list[str]:
     piece = battle["pieces"].get(piece_id)
     if piece is None or piece["pos"] is not None:
         return []
+    nearest = rules.nearest_free(battle, piece)
     return sorted(
         (
             space
             for space in battle["spaces"]
-            if _allowed(rules.check_placement, state, battle, piece, space)
+            if _allowed(rules.check_placement, state, battle, piece, space, nearest)
         ),
         key=hexes.coords,
     )
