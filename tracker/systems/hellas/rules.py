@@ -279,8 +279,8 @@ def game_under_way(state: dict, kind: str) -> dict:
 
 
 @handlers.on("GameStarted")
-def game_begun(state: dict, event: Event) -> None:
-    game_started(state, event.data, event.version)
+def game_started(state: dict, event: Event) -> None:
+    _start_game(state, event.data, event.version)
     _check_victory(state, state["game"], None, event.version)
 
 
@@ -486,7 +486,8 @@ def _deck_left(content: dict, hands: dict[str, list[str]]) -> dict[str, int]:
     return {cid: n for cid, n in left.items() if n}
 
 
-def game_started(state, data, version):
+def _start_game(state, data, version):
+    """Check the setup of a new game and set it out: board, heroes, hands, tokens."""
     _check_seats(state, data)
     data = setup_defaults(state, data)
     held = _check_pieces(state, data)
