@@ -18,3 +18,14 @@ def text(response) -> str:
     body = response.get_data(as_text=True)
     body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", body, flags=re.S)
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+
+
+def start_form(client, system, name, players, **settings):
+    """Post the start form of a campaign of `system`: `players` as (id, name) pairs, each
+    setting as the form's ``settings-<key>`` box."""
+    data = {"system": system, "name": name}
+    for i, (pid, pname) in enumerate(players):
+        data[f"settings-players-{i}-id"] = pid
+        data[f"settings-players-{i}-name"] = pname
+    data.update({f"settings-{key}": value for key, value in settings.items()})
+    return client.post("/campaigns", data=data)

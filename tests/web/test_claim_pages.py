@@ -4,7 +4,7 @@ table and its forms (error paths included), a finished game's factions, the repl
 import re
 
 import pytest
-from pagetools import form, text, version
+from pagetools import form, start_form, text, version
 
 from tracker import config
 
@@ -64,6 +64,18 @@ def first_trick(svc):
     play(svc, "ben", "goblins-9")
 
 
+def deal_form(client, svc, expected=None, **fields):
+    """Post the dashboard's deal form, at the version the page showed (the latest unless
+    `expected` says otherwise)."""
+    seen = version(svc) if expected is None else expected
+    return client.post("/c/c/", data=form("GameDealt", seen, **fields))
+
+
+def play_at_seat(client, svc, card, player="ana"):
+    """Post the play form of `player`'s seat with `card`."""
+    return client.post(f"/c/c/table?player={player}", data=play_form(svc, card, player=player))
+
+
 def play_form(svc, card, player="ana", cid="c", **extra):
     return form(
         "CardPlayed", version(svc, cid), form_id="play", game="1", player=player, card=card, **extra
@@ -87,17 +99,8 @@ def test_the_start_form_asks_for_two_players_and_a_deck(client):
 
 
 def test_a_claim_campaign_starts_from_the_form_with_its_players_and_the_deck(client, svc):
-    page = client.post(
-        "/campaigns",
-        data={
-            "system": "claim",
-            "name": "Friday cards",
-            "settings-deck": "standard",
-            "settings-players-0-id": "mara",
-            "settings-players-0-name": "Mara",
-            "settings-players-1-id": "tobin",
-            "settings-players-1-name": "Tobin",
-        },
+    page = start_form(
+        client, "claim", "Friday cards", [("mara", "Mara"), ("tobin", "Tobin")], deck="standard"
     )
     assert page.status_code == 302 and page.location.endswith("/c/friday-cards/")
     settings = svc.store.event("friday-cards", 1).data["settings"]
@@ -106,34 +109,14 @@ def test_a_claim_campaign_starts_from_the_form_with_its_players_and_the_deck(cli
 
 
 def test_a_start_form_with_the_same_id_for_both_players_says_why(client, svc):
-    page = client.post(
-        "/campaigns",
-        data={
-            "system": "claim",
-            "name": "Twins",
-            "settings-players-0-id": "sam",
-            "settings-players-0-name": "Sam",
-            "settings-players-1-id": "sam",
-            "settings-players-1-name": "Samantha",
-        },
-    )
+    page = start_form(client, "claim", "Twins", [("sam", "Sam"), ("sam", "Samantha")])
     assert page.status_code == 422
     assert "the two players need different ids" in text(page)
     assert not svc.store.exists("twins")
 
 
 def test_a_start_form_with_a_bad_player_id_shows_the_error_beside_the_players(client):
-    page = client.post(
-        "/campaigns",
-        data={
-            "system": "claim",
-            "name": "Bad",
-            "settings-players-0-id": "Not An Id",
-            "settings-players-0-name": "X",
-            "settings-players-1-id": "y",
-            "settings-players-1-name": "Y",
-        },
-    )
+    page = start_form(client, "claim", "Bad", [("Not An Id", "X"), ("y", "Y")])
     assert page.status_code == 422
     assert re.search(
         r'<span class="field-error">[^<]*a player id is lower-case letters',
@@ -248,7 +231,7 @@ def test_the_games_page_links_each_game_to_its_factions_and_its_replay(client, t
 
 
 def test_a_game_is_dealt_from_the_dashboard_form_by_the_server(client, started, svc):
-    page = client.post("/c/c/", data=form("GameDealt", version(svc), game="1", leader="ben"))
+    page = deal_form(client, svc, game="1", leader="ben")
     assert page.status_code == 302
     game = svc.state("c").state["game"]
     assert game["number"] == 1 and game["leader"] == "ben"
@@ -260,21 +243,21 @@ def test_a_game_is_dealt_from_the_dashboard_form_by_the_server(client, started, 
 def test_the_first_leader_is_drawn_by_lot_when_the_form_leaves_it_to_the_server(
     client, started, svc
 ):
-    page = client.post("/c/c/", data=form("GameDealt", version(svc), game="1", leader=""))
+    page = deal_form(client, svc, game="1", leader="")
     assert page.status_code == 302
     assert svc.state("c").state["game"]["leader"] in ("ana", "ben")
 
 
 def test_dealing_the_wrong_game_number_is_refused_with_the_rule(client, started, svc):
     before = version(svc)
-    page = client.post("/c/c/", data=form("GameDealt", before, game="5", leader="ana"))
+    page = deal_form(client, svc, expected=before, game="5", leader="ana")
     assert page.status_code == 422
     assert "the next game to deal is game 1, not game 5" in text(page)
     assert version(svc) == before
 
 
 def test_a_game_number_that_is_not_a_number_shows_its_error_beside_the_field(client, started, svc):
-    page = client.post("/c/c/", data=form("GameDealt", version(svc), game="first"))
+    page = deal_form(client, svc, game="first")
     assert page.status_code == 422
     assert re.search(
         r'</label>\s*<span class="field-error" role="alert">Not a valid integer',
@@ -286,10 +269,10 @@ def test_no_deal_form_is_offered_while_a_game_is_under_way(client, dealt):
     assert 'name="type" value="GameDealt"' not in client.get("/c/c/").get_data(as_text=True)
 
 
-def typed_deal(svc, hands: dict, stock: str, **extra):
-    """The form of a deal typed in from a deck at the table."""
+def typed_deal(client, svc, hands: dict, stock: str, **extra):
+    """Post the form of a deal typed in from a deck at the table."""
     boxes = {f"deal-hands[{player}]": cards for player, cards in hands.items()}
-    return form(
+    data = form(
         "GameDealt",
         version(svc),
         form_id="deal-typed",
@@ -298,6 +281,7 @@ def typed_deal(svc, hands: dict, stock: str, **extra):
         **{"deal-stock": stock},
         **extra,
     )
+    return client.post("/c/c/", data=data)
 
 
 def test_the_dashboard_offers_a_deal_typed_in_from_a_deck_at_the_table(client, started):
@@ -309,15 +293,13 @@ def test_the_dashboard_offers_a_deal_typed_in_from_a_deck_at_the_table(client, s
 
 def test_a_deal_typed_in_from_a_deck_at_the_table_is_recorded_as_typed(client, started, svc):
     deck = svc.state("c").state["deck"]
-    page = client.post(
-        "/c/c/",
-        data=typed_deal(
-            svc,
-            # spaces, commas and lines between the cards, as people type them
-            {"ana": " ".join(deck[:13]), "ben": ", ".join(deck[13:26])},
-            "\n".join(deck[26:]),
-            leader="ben",
-        ),
+    page = typed_deal(
+        client,
+        svc,
+        # spaces, commas and lines between the cards, as people type them
+        {"ana": " ".join(deck[:13]), "ben": ", ".join(deck[13:26])},
+        "\n".join(deck[26:]),
+        leader="ben",
     )
     assert page.status_code == 302
     event = svc.store.event("c", 2)
@@ -336,10 +318,7 @@ def test_a_typed_deal_short_of_a_card_is_refused_with_the_rule_and_kept_in_its_b
     deck = svc.state("c").state["deck"]
     before = version(svc)
     hand = " ".join(deck[:12])  # a card short
-    page = client.post(
-        "/c/c/",
-        data=typed_deal(svc, {"ana": hand, "ben": " ".join(deck[13:26])}, " ".join(deck[26:])),
-    )
+    page = typed_deal(client, svc, {"ana": hand, "ben": " ".join(deck[13:26])}, " ".join(deck[26:]))
     assert page.status_code == 422
     assert "each player is dealt 13 cards (Ana was dealt 12)" in text(page)
     assert f">{hand}</textarea>" in page.get_data(as_text=True)  # kept: nobody types it again
@@ -352,13 +331,11 @@ def test_a_typed_deal_with_a_card_not_written_faction_value_shows_the_error_besi
 ):
     deck = svc.state("c").state["deck"]
     before = version(svc)
-    page = client.post(
-        "/c/c/",
-        data=typed_deal(
-            svc,
-            {"ana": " ".join(["seven of knights", *deck[1:13]]), "ben": " ".join(deck[13:26])},
-            " ".join(deck[26:]),
-        ),
+    page = typed_deal(
+        client,
+        svc,
+        {"ana": " ".join(["seven of knights", *deck[1:13]]), "ben": " ".join(deck[13:26])},
+        " ".join(deck[26:]),
     )
     assert page.status_code == 422
     assert "a card is written faction-value, such as knights-7, not 'seven'" in text(page)
@@ -367,7 +344,7 @@ def test_a_typed_deal_with_a_card_not_written_faction_value_shows_the_error_besi
 
 def test_a_typed_deal_left_blank_is_refused_not_shuffled_by_the_server(client, started, svc):
     before = version(svc)
-    page = client.post("/c/c/", data=typed_deal(svc, {"ana": "", "ben": ""}, ""))
+    page = typed_deal(client, svc, {"ana": "", "ben": ""}, "")
     assert page.status_code == 422
     assert "a deal gives one hand to each player" in text(page)
     assert version(svc) == before
@@ -437,7 +414,7 @@ def test_a_second_card_turned_up_for_a_trick_is_refused_with_the_rule(client, de
 
 def test_the_player_to_lead_plays_a_card_from_its_seat(client, dealt, svc):
     turn_up(svc)
-    page = client.post("/c/c/table?player=ana", data=play_form(svc, "goblins-0"))
+    page = play_at_seat(client, svc, "goblins-0")
     assert page.status_code == 302 and page.location.endswith("/c/c/table?player=ana")
     assert svc.state("c").state["game"]["trick"]["cards"] == [
         {"player": "ana", "card": "goblins-0"}
@@ -465,7 +442,7 @@ def test_only_the_player_whose_turn_it_is_gets_the_play_form(client, dealt, svc)
 def test_a_card_the_player_does_not_hold_is_refused_with_the_rule(client, dealt, svc):
     turn_up(svc)
     before = version(svc)
-    page = client.post("/c/c/table?player=ana", data=play_form(svc, "knights-2"))
+    page = play_at_seat(client, svc, "knights-2")
     assert page.status_code == 422
     assert "Ana does not hold the 2 of Knights in hand" in text(page)
     assert version(svc) == before
@@ -473,7 +450,7 @@ def test_a_card_the_player_does_not_hold_is_refused_with_the_rule(client, dealt,
 
 def test_a_card_played_out_of_turn_is_refused_with_the_rule(client, dealt, svc):
     turn_up(svc)
-    page = client.post("/c/c/table?player=ben", data=play_form(svc, "knights-2", player="ben"))
+    page = play_at_seat(client, svc, "knights-2", player="ben")
     assert page.status_code == 422
     assert "it is Ana's turn to lead trick 1, not Ben's" in text(page)
 
@@ -481,7 +458,7 @@ def test_a_card_played_out_of_turn_is_refused_with_the_rule(client, dealt, svc):
 def test_a_wrong_follow_is_refused_with_the_rule(client, dealt, svc):
     turn_up(svc)
     play(svc, "ana", "goblins-0")
-    page = client.post("/c/c/table?player=ben", data=play_form(svc, "knights-2", player="ben"))
+    page = play_at_seat(client, svc, "knights-2", player="ben")
     assert page.status_code == 422
     assert (
         "a player holding Goblins must follow Goblins or play a Doppelganger "
@@ -507,7 +484,7 @@ def test_a_card_played_after_the_end_of_the_game_is_refused_with_the_rule(client
 
 def test_a_badly_written_card_shows_its_error_beside_the_cards(client, dealt, svc):
     turn_up(svc)
-    page = client.post("/c/c/table?player=ana", data=play_form(svc, "joker"))
+    page = play_at_seat(client, svc, "joker")
     assert page.status_code == 422
     html = page.get_data(as_text=True)
     assert re.search(

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from pagetools import form, text, version
+from pagetools import form, start_form, text, version
 
 from tracker import config
 
@@ -49,8 +49,9 @@ def game(svc):
     return start_game(svc)
 
 
-def post(client, svc, page, type_, **fields):
-    return client.post(f"/c/h/{page}", data=form(type_, version(svc, "h"), **fields))
+def post(client, svc, page, type_, campaign="h", **fields):
+    """Post a form of `page` for `type_`, at the version the page showed."""
+    return client.post(f"/c/{campaign}/{page}", data=form(type_, version(svc, campaign), **fields))
 
 
 def beside(page, name) -> bool:
@@ -63,17 +64,8 @@ def beside(page, name) -> bool:
 
 
 def test_a_campaign_starts_from_the_form_with_its_players_and_board(client, svc):
-    page = client.post(
-        "/campaigns",
-        data={
-            "system": "hellas",
-            "name": "Olympia Nights",
-            "settings-pack": "base",
-            "settings-players-0-id": "ann",
-            "settings-players-0-name": "Ann",
-            "settings-players-1-id": "bo",
-            "settings-players-1-name": "Bo",
-        },
+    page = start_form(
+        client, "hellas", "Olympia Nights", [("ann", "Ann"), ("bo", "Bo")], pack="base"
     )
     assert page.status_code == 302 and page.location.endswith("/c/olympia-nights/")
     settings = svc.store.event("olympia-nights", 1).data["settings"]
@@ -83,18 +75,7 @@ def test_a_campaign_starts_from_the_form_with_its_players_and_board(client, svc)
 
 
 def test_a_bad_player_id_at_the_start_is_shown_beside_its_field(client, svc):
-    page = client.post(
-        "/campaigns",
-        data={
-            "system": "hellas",
-            "name": "Olympia",
-            "settings-pack": "base",
-            "settings-players-0-id": "ann",
-            "settings-players-0-name": "Ann",
-            "settings-players-1-id": "Bad Id",
-            "settings-players-1-name": "Bo",
-        },
-    )
+    page = start_form(client, "hellas", "Olympia", [("ann", "Ann"), ("Bad Id", "Bo")], pack="base")
     assert page.status_code == 422
     assert beside(page, "settings-players-1-id")
     assert "use lower-case letters, digits and dashes" in text(page)
@@ -603,12 +584,7 @@ def test_a_game_begins_from_the_setup_form(client, svc):
     )
     page = client.get("/c/setup/play")
     assert page.status_code == 200 and b"Begin the game" in page.data
-    data = {
-        "type": "GameStarted",
-        "form_id": "GameStarted",
-        "expected_version": str(svc.store.version("setup")),
-        "game": "g1",
-        "order": ["bo", "ann"],
+    boxes = {
         "heroes[ann]": "korythos",
         "heroes[bo]": "phlios",
         "hoplites[ann][korythos]": "3",
@@ -617,9 +593,19 @@ def test_a_game_begins_from_the_setup_form(client, svc):
         "monsters[boar]": "eirinos",
         "monsters[harpy]": "",
         "excluded_lands-present": "1",
-        "king_of_kings": "",
     }
-    page = client.post("/c/setup/play", data=data)
+    page = post(
+        client,
+        svc,
+        "play",
+        "GameStarted",
+        campaign="setup",
+        form_id="GameStarted",
+        game="g1",
+        order=["bo", "ann"],
+        king_of_kings="",
+        **boxes,
+    )
     assert page.status_code == 302, page.get_data(as_text=True)[-3000:]
     started = svc.store.event("setup", 2).data
     assert started["order"] == ["bo", "ann"] and started["heroes"] == {
@@ -680,16 +666,16 @@ def test_the_setup_form_asks_only_the_players_choices_and_the_board_sets_out_the
     controls = re.findall(r"<(?:select|input)(?![^>]*type=\"hidden\")", setup)
     assert len(controls) == 4  # the game's id, two seats, King of Kings
     assert "Seat 1: hero in Korythos" in text(client.get("/c/setup2/play"))
-    page = client.post(
-        "/c/setup2/play",
-        data={
-            "type": "GameStarted",
-            "form_id": "GameStarted",
-            "expected_version": str(svc.store.version("setup2")),
-            "game": "g1",
-            "order": ["bo", "ann"],
-            "king_of_kings": "",
-        },
+    page = post(
+        client,
+        svc,
+        "play",
+        "GameStarted",
+        campaign="setup2",
+        form_id="GameStarted",
+        game="g1",
+        order=["bo", "ann"],
+        king_of_kings="",
     )
     assert page.status_code == 302
     game = svc.state("setup2").state["game"]

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from pagetools import form, text, version
+from pagetools import form, start_form, text, version
 
 from tracker import config
 from tracker.systems.monsters import system
@@ -11,12 +11,20 @@ from tracker.systems.monsters import system
 SAMPLE = config.SAMPLES / "monsters-twin-peaks-feud.jsonl"
 FEUD = "twin-peaks-feud"
 PLAYERS = [{"id": "alice", "name": "Alice"}, {"id": "bob", "name": "Bob"}]
+ANN_AND_BEN = [("ann", "Ann"), ("ben", "Ben")]
 
 
 def lines_until(svc, count):
     """The sample's first `count` events imported: the feud as it stood then."""
     svc.import_lines(SAMPLE.read_text(encoding="utf-8").splitlines()[:count])
     return FEUD
+
+
+def battle_form(client, svc, type_, cid="m", query="", expected=None, **fields):
+    """Post the battle page's form for `type_`, at the version the page showed (the latest
+    unless `expected` says otherwise)."""
+    seen = version(svc, cid) if expected is None else expected
+    return client.post(f"/c/{cid}/battle{query}", data=form(type_, seen, **fields))
 
 
 def field_error_beside(page, name):
@@ -73,7 +81,7 @@ def fighting(svc, placing):
         "bob-pigeon",
     ):
         state = svc.state("m").state
-        at = [int(n) for n in system.placements(state, pid)[0].split(",")]
+        at = [int(n) for n in system.views.placements(state, pid)[0].split(",")]
         svc.append(
             "m",
             [{"type": "FigurePlaced", "data": {"battle": "b1", "piece": pid, "at": at}}],
@@ -86,18 +94,7 @@ def fighting(svc, placing):
 
 
 def test_a_campaign_starts_from_the_form_with_its_two_players_and_the_pack(client, svc):
-    page = client.post(
-        "/campaigns",
-        data={
-            "system": "monsters",
-            "name": "Hex League",
-            "settings-pack": "standard",
-            "settings-players-0-id": "ann",
-            "settings-players-0-name": "Ann",
-            "settings-players-1-id": "ben",
-            "settings-players-1-name": "Ben",
-        },
-    )
+    page = start_form(client, "monsters", "Hex League", ANN_AND_BEN, pack="standard")
     assert page.status_code == 302 and page.location.endswith("/c/hex-league/")
     settings = svc.store.event("hex-league", 1).data["settings"]
     assert [p["id"] for p in settings["players"]] == ["ann", "ben"]
@@ -118,19 +115,14 @@ def test_the_start_form_offers_the_players_and_the_pack(client):
 
 
 def start_with_own(client, figures="", game_map=""):
-    return client.post(
-        "/campaigns",
-        data={
-            "system": "monsters",
-            "name": "Own League",
-            "settings-pack": "standard",
-            "settings-players-0-id": "ann",
-            "settings-players-0-name": "Ann",
-            "settings-players-1-id": "ben",
-            "settings-players-1-name": "Ben",
-            "settings-own_figures": figures,
-            "settings-own_map": game_map,
-        },
+    return start_form(
+        client,
+        "monsters",
+        "Own League",
+        ANN_AND_BEN,
+        pack="standard",
+        own_figures=figures,
+        own_map=game_map,
     )
 
 
@@ -198,17 +190,7 @@ def test_a_typed_map_without_its_second_castle_is_refused_with_the_rule(client, 
 
 
 def test_two_players_of_the_same_id_are_refused_with_the_rule(client, svc):
-    page = client.post(
-        "/campaigns",
-        data={
-            "system": "monsters",
-            "name": "Twins",
-            "settings-players-0-id": "ann",
-            "settings-players-0-name": "Ann",
-            "settings-players-1-id": "ann",
-            "settings-players-1-name": "Ann again",
-        },
-    )
+    page = start_form(client, "monsters", "Twins", [("ann", "Ann"), ("ann", "Ann again")])
     assert page.status_code == 422
     assert "the two players have different ids" in text(page)
     assert 'value="Ann again"' in page.get_data(as_text=True)
@@ -322,10 +304,7 @@ def test_looking_at_the_past_turns_the_forms_off(client, feud):
 def test_a_battle_begins_from_the_form_with_the_first_player_drawn_by_the_server(
     client, fresh, svc
 ):
-    page = client.post(
-        "/c/m/battle",
-        data=form("BattleBegun", version(svc, "m"), battle="b1", map="river-crossing", first=""),
-    )
+    page = battle_form(client, svc, "BattleBegun", battle="b1", map="river-crossing", first="")
     assert page.status_code == 302
     battle = svc.state("m").state["battle"]
     assert battle["map"] == "river-crossing" and battle["first"] in ("alice", "bob")
@@ -335,8 +314,8 @@ def test_a_battle_begins_from_the_form_with_the_first_player_drawn_by_the_server
 
 def test_a_battle_on_a_map_the_campaign_lacks_is_refused_with_the_rule(client, fresh, svc):
     before = version(svc, "m")
-    page = client.post(
-        "/c/m/battle", data=form("BattleBegun", before, battle="b1", map="atlantis", first="alice")
+    page = battle_form(
+        client, svc, "BattleBegun", expected=before, battle="b1", map="atlantis", first="alice"
     )
     assert page.status_code == 422
     assert "there is no map called 'atlantis' (there are: river-crossing, twin-peaks)" in text(page)
@@ -344,10 +323,7 @@ def test_a_battle_on_a_map_the_campaign_lacks_is_refused_with_the_rule(client, f
 
 
 def test_a_bad_battle_id_shows_its_error_beside_the_field(client, fresh, svc):
-    page = client.post(
-        "/c/m/battle",
-        data=form("BattleBegun", version(svc, "m"), battle="", map="twin-peaks", first="alice"),
-    )
+    page = battle_form(client, svc, "BattleBegun", battle="", map="twin-peaks", first="alice")
     assert page.status_code == 422 and field_error_beside(page, "battle")
 
 
@@ -360,16 +336,14 @@ def test_figures_and_the_king_are_chosen_from_the_form(client, fresh, svc):
         [{"type": "BattleBegun", "data": {"battle": "b1", "map": "twin-peaks", "first": "bob"}}],
         version(svc, "m"),
     )
-    page = client.post(
-        "/c/m/battle",
-        data=form(
-            "FiguresChosen",
-            version(svc, "m"),
-            battle="b1",
-            figures=["knight", "cat", "cat", ""],
-            king="knight",
-            **{"figures-present": "1"},
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FiguresChosen",
+        battle="b1",
+        figures=["knight", "cat", "cat", ""],
+        king="knight",
+        **{"figures-present": "1"},
     )
     assert page.status_code == 302
     pieces = svc.state("m").state["battle"]["pieces"]
@@ -382,16 +356,14 @@ def test_a_flier_chosen_as_king_is_refused_with_the_rule(client, fresh, svc):
         [{"type": "BattleBegun", "data": {"battle": "b1", "map": "twin-peaks", "first": "bob"}}],
         version(svc, "m"),
     )
-    page = client.post(
-        "/c/m/battle",
-        data=form(
-            "FiguresChosen",
-            version(svc, "m"),
-            battle="b1",
-            figures=["pigeon", "bear"],
-            king="pigeon",
-            **{"figures-present": "1"},
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FiguresChosen",
+        battle="b1",
+        figures=["pigeon", "bear"],
+        king="pigeon",
+        **{"figures-present": "1"},
     )
     assert page.status_code == 422
     assert "a king is a walker or a runner, never a flier (Pigeon)" in text(page)
@@ -404,16 +376,14 @@ def test_choosing_no_figure_shows_the_error_beside_the_figures(client, fresh, sv
         [{"type": "BattleBegun", "data": {"battle": "b1", "map": "twin-peaks", "first": "bob"}}],
         version(svc, "m"),
     )
-    page = client.post(
-        "/c/m/battle",
-        data=form(
-            "FiguresChosen",
-            version(svc, "m"),
-            battle="b1",
-            figures=["", ""],
-            king="bear",
-            **{"figures-present": "1"},
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FiguresChosen",
+        battle="b1",
+        figures=["", ""],
+        king="bear",
+        **{"figures-present": "1"},
     )
     assert page.status_code == 422
     assert re.search(
@@ -430,32 +400,28 @@ def test_the_placing_forms_offer_the_castle_to_the_king_and_wait_the_others(clie
 
 
 def test_a_figure_is_placed_from_its_form(client, placing, svc):
-    page = client.post(
-        "/c/m/battle",
-        data=form(
-            "FigurePlaced",
-            version(svc, "m"),
-            battle="b1",
-            piece="alice-knight",
-            at="3,1",
-            form_id="place-alice-knight",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FigurePlaced",
+        battle="b1",
+        piece="alice-knight",
+        at="3,1",
+        form_id="place-alice-knight",
     )
     assert page.status_code == 302
     assert svc.state("m").state["battle"]["pieces"]["alice-knight"]["pos"] == "3,1"
 
 
 def test_a_king_placed_outside_its_castle_is_refused_with_the_rule(client, placing, svc):
-    page = client.post(
-        "/c/m/battle",
-        data=form(
-            "FigurePlaced",
-            version(svc, "m"),
-            battle="b1",
-            piece="alice-knight",
-            at="2,2",
-            form_id="place-alice-knight",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FigurePlaced",
+        battle="b1",
+        piece="alice-knight",
+        at="2,2",
+        form_id="place-alice-knight",
     )
     assert page.status_code == 422
     assert (
@@ -465,16 +431,14 @@ def test_a_king_placed_outside_its_castle_is_refused_with_the_rule(client, placi
 
 
 def test_a_space_that_is_not_q_r_shows_the_error_beside_its_field(client, placing, svc):
-    page = client.post(
-        "/c/m/battle",
-        data=form(
-            "FigurePlaced",
-            version(svc, "m"),
-            battle="b1",
-            piece="alice-knight",
-            at="castle",
-            form_id="place-alice-knight",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FigurePlaced",
+        battle="b1",
+        piece="alice-knight",
+        at="castle",
+        form_id="place-alice-knight",
     )
     assert page.status_code == 422
     assert field_error_beside(page, "at") and "a space is written q,r" in text(page)
@@ -485,31 +449,30 @@ def test_a_space_that_is_not_q_r_shows_the_error_beside_its_field(client, placin
 
 def test_the_move_form_offers_only_the_moves_the_rules_allow(client, fighting, svc):
     state = svc.state("m").state
-    legal = system.moves(state, "alice-bear")
+    legal = system.views.moves(state, "alice-bear")
     html = client.get("/c/m/battle?piece=alice-bear").get_data(as_text=True)
     form_html = html[html.index('value="move"') :]
     form_html = form_html[: form_html.index("</form>")]
     offered = re.findall(r'<option value="([^"]+)"', form_html)
     assert len(offered) == len(legal) and legal
     assert html.count('class="dest"') == len(legal)  # each destination circled on the map
-    assert not system.moves(state, "bob-bear")  # not Bob's turn
+    assert not system.views.moves(state, "bob-bear")  # not Bob's turn
     assert "bob-bear" not in re.findall(r'name="piece">(.*?)</select>', html, re.S)[0]
 
 
 def test_a_figure_moves_from_the_form(client, fighting, svc):
     state = svc.state("m").state
-    end, path = sorted(system.moves(state, "alice-bear").items())[0]
-    page = client.post(
-        "/c/m/battle?piece=alice-bear",
-        data=form(
-            "FigureMoved",
-            version(svc, "m"),
-            battle="b1",
-            piece="alice-bear",
-            form_id="move",
-            path=system.path_text(path),
-            next="/c/m/battle",
-        ),
+    end, path = sorted(system.views.moves(state, "alice-bear").items())[0]
+    page = battle_form(
+        client,
+        svc,
+        "FigureMoved",
+        query="?piece=alice-bear",
+        battle="b1",
+        piece="alice-bear",
+        form_id="move",
+        path=system.views.path_text(path),
+        next="/c/m/battle",
     )
     assert page.status_code == 302, text(page)[:2000]
     assert page.location.endswith("/c/m/battle")
@@ -519,11 +482,15 @@ def test_a_figure_moves_from_the_form(client, fighting, svc):
 
 def test_a_typed_path_that_breaks_a_rule_is_refused_with_the_rule(client, fighting, svc):
     before = version(svc, "m")
-    page = client.post(
-        "/c/m/battle",
-        data=form(
-            "FigureMoved", before, battle="b1", piece="bob-bear", form_id="move-typed", path="1,5"
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FigureMoved",
+        expected=before,
+        battle="b1",
+        piece="bob-bear",
+        form_id="move-typed",
+        path="1,5",
     )
     assert page.status_code == 422
     assert "players take turns: it is Alice's turn (Bob's Bear waits)" in text(page)
@@ -531,16 +498,14 @@ def test_a_typed_path_that_breaks_a_rule_is_refused_with_the_rule(client, fighti
 
 
 def test_a_typed_path_that_is_not_spaces_shows_the_error_beside_its_field(client, fighting, svc):
-    page = client.post(
-        "/c/m/battle",
-        data=form(
-            "FigureMoved",
-            version(svc, "m"),
-            battle="b1",
-            piece="alice-bear",
-            form_id="move-typed",
-            path="north twice",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FigureMoved",
+        battle="b1",
+        piece="alice-bear",
+        form_id="move-typed",
+        path="north twice",
     )
     assert page.status_code == 422 and field_error_beside(page, "path")
     assert "a path is the spaces it enters" in text(page)
@@ -552,18 +517,17 @@ def test_a_typed_path_that_is_not_spaces_shows_the_error_beside_its_field(client
 
 def test_an_attack_with_the_tables_dice_is_recorded_with_every_round(client, svc):
     cid = lines_until(svc, 13)  # Bob's Bear has just moved next to Alice's Cat
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "AttackMade",
-            version(svc, cid),
-            battle="b1",
-            attacker="bob-bear",
-            defender="alice-cat",
-            rounds="1 / 6 3; 4 / 5",
-            **{"dice-mode": "table"},
-            form_id="attack-alice-cat",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "AttackMade",
+        cid=cid,
+        battle="b1",
+        attacker="bob-bear",
+        defender="alice-cat",
+        rounds="1 / 6 3; 4 / 5",
+        **{"dice-mode": "table"},
+        form_id="attack-alice-cat",
     )
     assert page.status_code == 302
     event = svc.store.event(cid, version(svc, cid))
@@ -577,18 +541,17 @@ def test_an_attack_with_the_tables_dice_is_recorded_with_every_round(client, svc
 
 def test_an_attack_rolled_by_the_server_rolls_until_no_tie(client, svc):
     cid = lines_until(svc, 13)
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "AttackMade",
-            version(svc, cid),
-            battle="b1",
-            attacker="bob-bear",
-            defender="alice-cat",
-            rounds="",
-            **{"dice-mode": "server"},
-            form_id="attack-alice-cat",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "AttackMade",
+        cid=cid,
+        battle="b1",
+        attacker="bob-bear",
+        defender="alice-cat",
+        rounds="",
+        **{"dice-mode": "server"},
+        form_id="attack-alice-cat",
     )
     assert page.status_code == 302
     event = svc.store.event(cid, version(svc, cid))
@@ -597,18 +560,17 @@ def test_an_attack_rolled_by_the_server_rolls_until_no_tie(client, svc):
 
 def test_an_attack_ending_on_a_tie_is_refused_with_the_rule(client, svc):
     cid = lines_until(svc, 13)
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "AttackMade",
-            version(svc, cid),
-            battle="b1",
-            attacker="bob-bear",
-            defender="alice-cat",
-            rounds="1 / 6",
-            **{"dice-mode": "table"},
-            form_id="attack-alice-cat",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "AttackMade",
+        cid=cid,
+        battle="b1",
+        attacker="bob-bear",
+        defender="alice-cat",
+        rounds="1 / 6",
+        **{"dice-mode": "table"},
+        form_id="attack-alice-cat",
     )
     assert page.status_code == 422
     assert (
@@ -619,33 +581,31 @@ def test_an_attack_ending_on_a_tie_is_refused_with_the_rule(client, svc):
 
 def test_attack_dice_typed_wrong_show_the_error_beside_the_dice(client, svc):
     cid = lines_until(svc, 13)
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "AttackMade",
-            version(svc, cid),
-            battle="b1",
-            attacker="bob-bear",
-            defender="alice-cat",
-            rounds="4 5",
-            **{"dice-mode": "table"},
-            form_id="attack-alice-cat",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "AttackMade",
+        cid=cid,
+        battle="b1",
+        attacker="bob-bear",
+        defender="alice-cat",
+        rounds="4 5",
+        **{"dice-mode": "table"},
+        form_id="attack-alice-cat",
     )
     assert page.status_code == 422 and field_error_beside(page, "rounds")
     assert "the attacker's dice / the defender's dice" in text(page)
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "AttackMade",
-            version(svc, cid),
-            battle="b1",
-            attacker="bob-bear",
-            defender="alice-cat",
-            rounds="",
-            **{"dice-mode": "table"},
-            form_id="attack-alice-cat",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "AttackMade",
+        cid=cid,
+        battle="b1",
+        attacker="bob-bear",
+        defender="alice-cat",
+        rounds="",
+        **{"dice-mode": "table"},
+        form_id="attack-alice-cat",
     )
     assert page.status_code == 422 and field_error_beside(page, "rounds")
     assert "type the dice the table rolled" in text(page)
@@ -657,16 +617,15 @@ def test_a_flier_attacked_by_a_walker_is_asked_first_and_may_stay_aloft(client, 
     body = text(page)
     assert "Bob's Pigeon is a flier: Bob first says whether it comes down to fight" in body
     assert "Attack Bob's Bear" in body
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "FlierStayedAloft",
-            version(svc, cid),
-            battle="b1",
-            flier="bob-pigeon",
-            attacker="alice-bear",
-            form_id="aloft-bob-pigeon",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FlierStayedAloft",
+        cid=cid,
+        battle="b1",
+        flier="bob-pigeon",
+        attacker="alice-bear",
+        form_id="aloft-bob-pigeon",
     )
     assert page.status_code == 302
     body = text(client.get(f"/c/{cid}/battle"))
@@ -676,16 +635,15 @@ def test_a_flier_attacked_by_a_walker_is_asked_first_and_may_stay_aloft(client, 
 
 def test_a_flier_comes_down_from_the_form_and_is_then_attacked(client, svc):
     cid = lines_until(svc, 19)
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "FlierCameDown",
-            version(svc, cid),
-            battle="b1",
-            flier="bob-pigeon",
-            attacker="alice-bear",
-            form_id="down-bob-pigeon",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FlierCameDown",
+        cid=cid,
+        battle="b1",
+        flier="bob-pigeon",
+        attacker="alice-bear",
+        form_id="down-bob-pigeon",
     )
     assert page.status_code == 302
     assert "Attack Bob's Pigeon" in text(client.get(f"/c/{cid}/battle"))
@@ -693,16 +651,15 @@ def test_a_flier_comes_down_from_the_form_and_is_then_attacked(client, svc):
 
 def test_a_flier_answering_twice_is_refused_with_the_rule(client, svc):
     cid = lines_until(svc, 20)
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "FlierCameDown",
-            version(svc, cid),
-            battle="b1",
-            flier="bob-pigeon",
-            attacker="alice-bear",
-            form_id="down-bob-pigeon",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "FlierCameDown",
+        cid=cid,
+        battle="b1",
+        flier="bob-pigeon",
+        attacker="alice-bear",
+        form_id="down-bob-pigeon",
     )
     assert page.status_code == 422
     assert "Bob's Pigeon already answered Alice's Bear this turn" in text(page)
@@ -715,16 +672,15 @@ def test_a_decided_battle_is_ended_from_the_form_as_the_board_says(client, svc):
     cid = lines_until(svc, 36)  # Alice's Knight has entered Bob's castle
     body = text(client.get(f"/c/{cid}/battle"))
     assert "Decided: Alice's king entered Bob's castle" in body
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "BattleEnded",
-            version(svc, cid),
-            battle="b1",
-            winner="alice",
-            reason="castle-taken",
-            form_id="end",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "BattleEnded",
+        cid=cid,
+        battle="b1",
+        winner="alice",
+        reason="castle-taken",
+        form_id="end",
     )
     assert page.status_code == 302
     assert svc.state(cid).state["standings"]["alice"]["won"] == 1
@@ -733,32 +689,23 @@ def test_a_decided_battle_is_ended_from_the_form_as_the_board_says(client, svc):
 
 def test_a_battle_ended_against_the_board_is_refused_with_the_rule(client, svc):
     cid = lines_until(svc, 36)
-    page = client.post(
-        f"/c/{cid}/battle",
-        data=form(
-            "BattleEnded",
-            version(svc, cid),
-            battle="b1",
-            winner="bob",
-            reason="conceded",
-            form_id="end",
-        ),
+    page = battle_form(
+        client,
+        svc,
+        "BattleEnded",
+        cid=cid,
+        battle="b1",
+        winner="bob",
+        reason="conceded",
+        form_id="end",
     )
     assert page.status_code == 422
     assert "battle b1 ended as the board says: Alice's king entered Bob's castle" in text(page)
 
 
 def test_a_player_concedes_from_the_form(client, fighting, svc):
-    page = client.post(
-        "/c/m/battle",
-        data=form(
-            "BattleEnded",
-            version(svc, "m"),
-            battle="b1",
-            winner="bob",
-            reason="conceded",
-            form_id="concede",
-        ),
+    page = battle_form(
+        client, svc, "BattleEnded", battle="b1", winner="bob", reason="conceded", form_id="concede"
     )
     assert page.status_code == 302
     assert svc.state("m").state["battles"][-1]["winner"] == "bob"

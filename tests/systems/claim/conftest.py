@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 
 from tracker.events import Event
-from tracker.systems.claim import legal_cards, system
+from tracker.systems.claim import system
 from tracker.systems.claim.cards import faction
+from tracker.systems.claim.rules import legal_cards
 
 PLAYERS = [{"id": "ana", "name": "Ana"}, {"id": "ben", "name": "Ben"}]
 

@@ -5,23 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from tracker.dice import SeededRoller
 from tracker.errors import BatchError, ImportFailed
-from tracker.service import Service
-from tracker.store import Store
-from tracker.systems.claim import legal_cards
+from tracker.systems.claim.rules import legal_cards
 
 EVENTS = Path(__file__).resolve().parents[3] / "events"
 SAMPLES = sorted(EVENTS.glob("claim-*.jsonl"))
 PLAYERS = [{"id": "ana", "name": "Ana"}, {"id": "ben", "name": "Ben"}]
-
-
-@pytest.fixture
-def service(tmp_path):
-    store = Store(tmp_path / "t.db")
-    store.init()
-    yield Service(store, roller=SeededRoller(11))
-    store.close()
 
 
 def test_there_is_a_sample_campaign():

@@ -1,12 +1,12 @@
 """Unit tests of what Claim shows: each player's view, the public state, sides and words."""
 
-from tracker.systems.claim import player_view, system
+from tracker.systems.claim import system
 
 
 def test_a_player_sees_its_hand_and_both_score_piles_but_not_the_other_hand_or_followers(h):
     state = h.dealt(ana=["undead-3"], ben=["undead-7"], stock=["knights-9", "dwarves-0"])
     h.play_trick(state, "undead-3", "undead-7")
-    view = player_view(state, "ana")
+    view = system.visible_state(state, "ana")
     game = view["game"]
     assert game["hand"] == state["game"]["hands"]["ana"]
     assert game["hand_counts"] == {"ana": 12, "ben": 12}
@@ -21,7 +21,7 @@ def test_a_player_sees_the_turned_up_card_and_the_cards_played(h):
     state = h.dealt(ana=["goblins-5"], stock=["knights-9"])
     h.turn_up(state)
     h.play(state, "ana", "goblins-5")
-    trick = player_view(state, "ben")["game"]["trick"]
+    trick = system.visible_state(state, "ben")["game"]["trick"]
     assert trick["turned_up"] == "knights-9"
     assert trick["cards"] == [{"player": "ana", "card": "goblins-5"}]
 
@@ -29,25 +29,25 @@ def test_a_player_sees_the_turned_up_card_and_the_cards_played(h):
 def test_a_blind_follower_card_stays_hidden_until_the_game_is_over(h):
     state = h.dealt(ana=["goblins-5"], ben=["goblins-7"], stock=["knights-9", "dwarves-0"])
     h.play_trick(state, "goblins-5", "goblins-7")
-    moves = player_view(state, "ana")["game"]["tricks"][0]["moves"]
+    moves = system.visible_state(state, "ana")["game"]["tricks"][0]["moves"]
     assert {"card": "knights-9", "pile": "followers", "player": "ben"} in moves
     assert {"card": None, "pile": "followers", "player": "ana", "blind": True} in moves
     assert state["game"]["tricks"][0]["moves"][-1]["card"] == "dwarves-0"
     while not state["game"]["over"]:
         h.play_trick(state)
-    moves = player_view(state, "ana")["game"]["tricks"][0]["moves"]
+    moves = system.visible_state(state, "ana")["game"]["tricks"][0]["moves"]
     assert {"card": "dwarves-0", "pile": "followers", "player": "ana", "blind": True} in moves
 
 
 def test_the_player_to_move_is_offered_only_the_cards_it_may_play(h):
     state = h.dealt(ana=["goblins-5"], ben=["goblins-2", "doppelgangers-1", "knights-9"])
     h.turn_up(state)
-    assert player_view(state, "ben")["game"]["legal"] == []
+    assert system.visible_state(state, "ben")["game"]["legal"] == []
     h.play(state, "ana", "goblins-5")
-    legal = player_view(state, "ben")["game"]["legal"]
+    legal = system.visible_state(state, "ben")["game"]["legal"]
     assert "goblins-2" in legal and "doppelgangers-1" in legal
     assert "knights-9" not in legal
-    assert player_view(state, "ana")["game"]["legal"] == []
+    assert system.visible_state(state, "ana")["game"]["legal"] == []
 
 
 def test_the_public_state_shows_no_hand_of_a_game_in_progress(h):
@@ -99,16 +99,3 @@ def test_the_last_card_of_a_game_tells_its_result(h):
         "Ben followed with the 2 of Goblins; Ben won trick 26; "
         "game 1 is over with no winner (Ana won 0 factions, Ben 1)"
     )
-
-
-def test_every_test_named_in_the_rules_table_exists():
-    import re
-    from pathlib import Path
-
-    here = Path(__file__).parent
-    doc = (here.parents[2] / "docs" / "events" / "claim.md").read_text(encoding="utf-8")
-    named = set(re.findall(r"`(test_\w+)`", doc))
-    defined = set()
-    for path in [*here.glob("test_*.py"), here.parents[1] / "web" / "test_claim_pages.py"]:
-        defined |= set(re.findall(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M))
-    assert named and not named - defined

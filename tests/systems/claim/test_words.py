@@ -6,8 +6,9 @@ import re
 
 from sentences import sample_words, sentence_problems
 
-from tracker.systems.claim import legal_cards, system
-from tracker.systems.claim.system import result_words
+from tracker.systems.claim import system
+from tracker.systems.claim.rules import legal_cards
+from tracker.systems.claim.words import result_words
 
 # -- the words of every event type ---------------------------------------------------------
 

@@ -98,8 +98,8 @@ def test_a_hand_is_hidden_from_the_other_players_and_its_count_is_public(table):
     assert "hands" not in public["game"] and "deck" not in public["game"]
     assert public["game"]["hand_counts"] == {"ann": 2, "bo": 2}
     assert public["game"]["deck_count"] == 20
-    assert system.view_for(table.state, "ann")["hand"] == ["feint-0", "helm-1"]
-    assert "hand" not in system.view_for(table.state, None)
+    assert system.visible_state(table.state, "ann")["hand"] == ["feint-0", "helm-1"]
+    assert "hand" not in system.visible_state(table.state, None)
 
 
 def test_drawn_cards_show_in_the_log_only_to_the_player_who_drew_them_until_the_game_ends(table):

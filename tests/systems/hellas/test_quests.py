@@ -60,7 +60,7 @@ def test_a_quest_needs_the_attributes_it_names(table):
         quest="bronze-giant",
     )
     table.game["heroes"]["ann"]["strength"] = 2
-    assert system.choices(table.state, "ann")["quests_open"] == ["bronze-giant"]
+    assert system.views.choices(table.state, "ann")["quests_open"] == ["bronze-giant"]
     table.play("QuestUndertaken", player="ann", quest="bronze-giant")
 
 

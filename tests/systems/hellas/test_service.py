@@ -4,20 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from tracker.dice import SeededRoller
 from tracker.errors import BatchError, ImportFailed
-from tracker.service import Service
-from tracker.store import Store
 from tracker.systems.hellas import system
 
 EVENTS = Path(__file__).resolve().parents[3] / "events"
-
-
-@pytest.fixture
-def service(tmp_path):
-    store = Store(tmp_path / "t.db")
-    store.init()
-    return Service(store, roller=SeededRoller(7))
 
 
 def _import(service, name):
@@ -140,7 +130,7 @@ def test_the_server_deals_the_starting_hands_from_the_deck_and_hides_them(servic
     assert "hands" not in public["game"] and "deck" not in public["game"]
     assert public["game"]["hand_counts"] == {"ann": 2, "bo": 2}
     assert public["game"]["deck_count"] == 20
-    assert system.view_for(state, "ann")["hand"] == sorted(hands["ann"])
+    assert system.visible_state(state, "ann")["hand"] == sorted(hands["ann"])
 
 
 def test_the_server_rolls_the_monsters_attack_and_draws_the_event_card(service):

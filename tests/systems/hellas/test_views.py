@@ -6,21 +6,21 @@ from tracker.systems.hellas import rules, system
 def test_a_player_sees_the_actions_still_open_to_it(table):
     table.start()
     table.play("HeroMoved", player="ann", path=["melanthe"])
-    seen = system.view_for(table.state, "ann")["open_actions"]
+    seen = system.visible_state(table.state, "ann")["open_actions"]
     assert seen["my_turn"] is True
     assert seen["normal"] == ["artifacts", "hoplites", "priests"]
     assert "prayer" in seen["special"]
     assert seen["may_end_turn"] is False
     table.play("Prayed", player="ann")
-    seen = system.view_for(table.state, "ann")["open_actions"]
+    seen = system.visible_state(table.state, "ann")["open_actions"]
     assert seen["normal"] == [] and seen["special"] == []
     assert seen["blocked"] == ["prayer"] and seen["may_end_turn"] is True
-    assert system.view_for(table.state, "bo")["open_actions"]["my_turn"] is False
+    assert system.visible_state(table.state, "bo")["open_actions"]["my_turn"] is False
 
 
 def test_the_view_for_a_player_is_a_copy(table):
     table.start()
-    seen = system.view_for(table.state, "ann")
+    seen = system.visible_state(table.state, "ann")
     seen["game"]["regions"]["korythos"]["controller"] = "bo"
     assert table.region("korythos")["controller"] == "ann"
 

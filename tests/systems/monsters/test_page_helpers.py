@@ -10,10 +10,10 @@ KINGS = {"alice-knight": (2, 2), "bob-knight": (8, 8)}
 
 def test_a_king_is_offered_only_its_castle_and_the_others_wait_for_it(table):
     table.begin(figures=("knight", "bear", "pigeon"))
-    assert system.placements(table.state, "alice-knight") == ["3,1"]
-    assert system.placements(table.state, "alice-bear") == []
+    assert system.views.placements(table.state, "alice-knight") == ["3,1"]
+    assert system.views.placements(table.state, "alice-bear") == []
     table.do("FigurePlaced", battle="b1", piece="alice-knight", at=[3, 1])
-    offered = system.placements(table.state, "alice-bear")
+    offered = system.views.placements(table.state, "alice-bear")
     castle = table.battle["castles"]["alice"]
     assert offered and castle not in offered
     for space in offered:  # every space offered is one the rules accept
@@ -27,21 +27,21 @@ def test_a_king_is_offered_only_its_castle_and_the_others_wait_for_it(table):
 
 def test_nothing_is_offered_for_placing_once_the_battle_is_fought(table):
     table.begin().arrange(KINGS)
-    assert system.placements(table.state, "alice-cat") == []
+    assert system.views.placements(table.state, "alice-cat") == []
 
 
 def test_the_moves_offered_are_those_of_the_player_whose_turn_it_is(table):
     table.begin().arrange({**KINGS, "alice-bear": (4, 4), "bob-bear": (6, 6)})
-    assert system.moves(table.state, "alice-bear")
-    assert system.moves(table.state, "bob-bear") == {}
-    assert set(system.movers(table.state)) == {"alice-knight", "alice-bear"}
-    for end, path in system.moves(table.state, "alice-bear").items():
+    assert system.views.moves(table.state, "alice-bear")
+    assert system.views.moves(table.state, "bob-bear") == {}
+    assert set(system.views.movers(table.state)) == {"alice-knight", "alice-bear"}
+    for end, path in system.views.moves(table.state, "alice-bear").items():
         assert path[-1] == end
 
 
 def test_a_lone_king_is_offered_only_its_march_toward_an_enemy(table):
     table.begin().arrange({**KINGS, "bob-cat": (6, 2)})
-    offered = system.moves(table.state, "alice-knight")
+    offered = system.views.moves(table.state, "alice-knight")
     assert offered and "1,2" not in offered and "3,2" in offered
     for end in offered:
         trial = type(table)()
@@ -57,7 +57,7 @@ def test_a_lone_king_is_offered_only_its_march_toward_an_enemy(table):
 def test_no_move_is_offered_while_a_lone_king_owes_its_attack(table):
     table.begin().arrange({**KINGS, "bob-cat": (5, 2)})
     table.move("alice-knight", (3, 2), (4, 2))
-    assert system.moves(table.state, "bob-knight") == {}
+    assert system.views.moves(table.state, "bob-knight") == {}
     with pytest.raises(RuleViolation):
         table.move("bob-knight", (8, 7))
 
@@ -65,25 +65,25 @@ def test_no_move_is_offered_while_a_lone_king_owes_its_attack(table):
 def test_a_flier_attacked_by_a_walker_is_asked_first_unless_it_may_not_refuse(table):
     table.begin().arrange({**KINGS, "alice-bear": (4, 4), "bob-pigeon": (6, 4), "bob-cat": (7, 7)})
     table.move("alice-bear", (5, 4))
-    assert system.attack_options(table.state, "alice-bear") == [
+    assert system.views.attack_options(table.state, "alice-bear") == [
         {"defender": "bob-pigeon", "ask": True}
     ]
-    assert system.may_stay_aloft(table.state, "bob-pigeon")
+    assert system.views.may_stay_aloft(table.state, "bob-pigeon")
     table.do("FlierCameDown", battle="b1", flier="bob-pigeon", attacker="alice-bear")
-    assert system.attack_options(table.state, "alice-bear") == [
+    assert system.views.attack_options(table.state, "alice-bear") == [
         {"defender": "bob-pigeon", "ask": False}
     ]
 
 
 def test_a_flier_that_is_its_sides_last_but_the_king_may_not_stay_aloft(table):
     table.begin().arrange({**KINGS, "alice-bear": (4, 4), "bob-pigeon": (6, 4)})
-    assert not system.may_stay_aloft(table.state, "bob-pigeon")
+    assert not system.views.may_stay_aloft(table.state, "bob-pigeon")
 
 
 def test_outcome_words_and_map_layout_for_the_pages(table):
     table.begin()
-    assert system.outcome_words(table.state) == ""
-    layout = system.map_layout(table.state, "twin-peaks")
+    assert system.views.outcome_words(table.state) == ""
+    layout = system.views.map_layout(table.state, "twin-peaks")
     assert layout["castles"] == {"alice": "3,1", "bob": "1,6"}
     assert layout["spaces"]["3,1"] == "castle"
 
@@ -134,3 +134,34 @@ def test_a_path_box_read_as_numbers_is_taken_two_by_two():
     assert moved["path"] == [[3, 2], [3, 3]]
     with pytest.raises(InvalidEvent, match="Length must be 2"):
         system.load("FigureMoved", {"battle": "b1", "piece": "p", "path": [[3, 2, 3]]})
+
+
+def _at(space: str) -> list[int]:
+    return [int(n) for n in space.split(",")]
+
+
+def test_the_placements_offered_are_exactly_the_spaces_the_rules_allow(table):
+    table.begin(figures=("knight", "bear", "pigeon"))
+    table.do("FigurePlaced", battle="b1", piece="alice-knight", at=[3, 1])
+    for piece in ("alice-bear", "alice-pigeon", "bob-bear"):
+        allowed = [
+            space
+            for space in table.battle["spaces"]
+            if system.allows(
+                table.state, "FigurePlaced", {"battle": "b1", "piece": piece, "at": _at(space)}
+            )
+            is None
+        ]
+        assert sorted(system.views.placements(table.state, piece)) == sorted(allowed), piece
+        assert bool(allowed) == piece.startswith("alice")  # Bob's king is not placed yet
+
+
+def test_every_move_offered_is_allowed_and_every_destination_left_out_is_refused(table):
+    table.begin().arrange({**KINGS, "bob-cat": (6, 2)})  # Alice's king alone must march
+    offered = system.views.moves(table.state, "alice-knight")
+    reach = system.views.destinations(table.state, "alice-knight")
+    assert offered and set(reach) - set(offered)
+    for end, path in reach.items():
+        data = {"battle": "b1", "piece": "alice-knight", "path": [_at(s) for s in path]}
+        refused = system.allows(table.state, "FigureMoved", data)
+        assert (end in offered) == (refused is None), (end, refused)

@@ -6,19 +6,9 @@ import pytest
 
 from tracker.dice import SeededRoller
 from tracker.errors import BatchError
-from tracker.service import Service
-from tracker.store import Store
 
 EVENTS = Path(__file__).resolve().parents[3] / "events"
 PLAYERS = [{"id": "alice", "name": "Alice"}, {"id": "bob", "name": "Bob"}]
-
-
-@pytest.fixture
-def service(tmp_path):
-    store = Store(tmp_path / "t.db")
-    store.init()
-    yield Service(store, SeededRoller(11))
-    store.close()
 
 
 def test_every_sample_file_imports(service):

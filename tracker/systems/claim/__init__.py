@@ -1,9 +1,7 @@
 """Claim: a two-player trick-taking game in two phases, played for factions."""
 
-from .rules import legal_cards
 from .system import ClaimSystem
-from .views import player_view, public_view
 
 system = ClaimSystem()
 
-__all__ = ["system", "ClaimSystem", "legal_cards", "player_view", "public_view"]
+__all__ = ["system", "ClaimSystem"]

@@ -140,18 +140,22 @@ class SettingsSchema(EventSchema):
     factions = fields.List(fields.Nested(FactionSchema))
 
 
-class GameDealtSchema(EventSchema):
+class GameDealt(EventSchema):
     game = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
     leader = PlayerByLot("first leader")
     deal = ShuffledDeal()
 
 
-class CardTurnedUpSchema(EventSchema):
+class CardTurnedUp(EventSchema):
     game = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
     card = TopCard()
 
 
-class CardPlayedSchema(EventSchema):
+class CardPlayed(EventSchema):
     game = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
     player = fields.Str(required=True)
     card = fields.Str(required=True, validate=_card)
+
+
+#: event type -> its schema
+EVENTS = {"GameDealt": GameDealt, "CardTurnedUp": CardTurnedUp, "CardPlayed": CardPlayed}

@@ -1,17 +1,22 @@
-"""What each person at the table may see of a game of Claim.
+"""What each person at the table may see of a game of Claim, and what the pages offer.
 
 The state knows every card (the tracker keeps the record); a player sees its own hand, both
 score piles, the turned-up card, the cards played and discarded, and only the number of
 cards in the other hand, in each follower pile and in the stock. A blind card taken into
 the followers stays hidden until the game is over.
+
+The page helpers (what to deal next, what a player may play and why, cards as faces, piles
+sorted by faction, when each trick was settled) read the state and never change it; Claim's
+templates call them as ``system.views.play_hint(...)``, so no rule is written in a template.
 """
 
 from __future__ import annotations
 
 from . import rules
+from .cards import DOPPELGANGERS, faction, value
 
 
-def player_view(state: dict, player: str | None) -> dict:
+def visible_state(state: dict, player: str | None) -> dict:
     """The campaign as `player` may see it; None is an onlooker, who sees no hand."""
     game = state["game"]
     view = {
@@ -31,7 +36,7 @@ def player_view(state: dict, player: str | None) -> dict:
 
 def public_view(state: dict) -> dict:
     """The campaign as anyone may see it: a game in progress shows no hidden card."""
-    return player_view(state, None)
+    return visible_state(state, None)
 
 
 def _game_view(game: dict, player: str | None) -> dict:
@@ -87,3 +92,84 @@ def visible_event_data(
     }
     stock = data["deal"].get("stock", [])
     return {**data, "deal": {"hands": shown, "stock": f"{len(stock)} cards, hidden"}}
+
+
+# -- what the pages offer ------------------------------------------------------------------
+
+
+def next_game(state: dict) -> int | None:
+    """The number of the game to deal next, or None while a game is under way."""
+    game = state["game"]
+    if game is None:
+        return 1
+    return game["number"] + 1 if game["over"] else None
+
+
+def play_hint(state: dict, player: str) -> str | None:
+    """What `player` may play now, in words; None when it is not that player's turn."""
+    game = state["game"]
+    if not game or game["over"] or game["turn"] != player:
+        return None
+    if game["awaiting"] == "lead":
+        return "lead any card of your hand"
+    if game["awaiting"] != "follow":
+        return None
+    names = {f["id"]: f["name"] for f in state["factions"]}
+    lead = game["trick"]["cards"][0]["card"]
+    led = faction(lead)
+    if not any(faction(card) == led for card in game["hands"][player]):
+        return f"you hold no {names.get(led, led)}: play any card"
+    if led == DOPPELGANGERS:
+        return "a Doppelganger was led: follow with a Doppelganger"
+    doppel = names.get(DOPPELGANGERS, DOPPELGANGERS)
+    return f"follow {names.get(led, led)}, or play one of your {doppel}"
+
+
+def face(state: dict, card: str | None) -> dict:
+    """A card as the pages draw it: its faction, the faction's names, its value, its words.
+
+    None (a card the viewer may not see) is a face-down card.
+    """
+    if card is None:
+        return {
+            "card": None,
+            "faction": None,
+            "name": "",
+            "one": "",
+            "value": None,
+            "words": "a hidden card",
+        }
+    kind = faction(card)
+    known = {f["id"]: f for f in state["factions"]}.get(kind, {})
+    name = known.get("name", kind.capitalize())
+    return {
+        "card": card,
+        "faction": kind,
+        "name": name,
+        "one": known.get("one", name),
+        "value": value(card),
+        "words": f"the {value(card)} of {name}",
+    }
+
+
+def by_faction(state: dict, cards: list[str]) -> list[dict]:
+    """`cards` grouped by faction in the deck's order, low to high: the score pile sorted.
+
+    Each group is {"faction", "name", "cards"}; a faction without a card is left out.
+    """
+    groups = []
+    for known in state["factions"]:
+        mine = sorted((c for c in cards if faction(c) == known["id"]), key=value)
+        if mine:
+            groups.append({"faction": known["id"], "name": known["name"], "cards": mine})
+    return groups
+
+
+def trick_versions(events, game: int) -> list[int]:
+    """The event number at which each trick of game `game` was settled, trick 1 first.
+
+    `events` are the campaign's events in order (with ``type``, ``data``, ``version``), the
+    voided ones left out: the second card played to a trick settles it.
+    """
+    plays = [e.version for e in events if e.type == "CardPlayed" and e.data.get("game") == game]
+    return plays[1::2]

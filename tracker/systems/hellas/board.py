@@ -38,6 +38,16 @@ def check_content(content: dict) -> None:
             content[key]  # noqa: B018 - each must be there
     except (KeyError, TypeError) as missing:
         raise RuleViolation(f"the board's content lacks {missing}") from None
+    _check_board(content, lands, regions)
+    _check_monsters(content)
+    for players in content["victory"]["warlord"]:
+        if not players.isdigit():
+            raise RuleViolation("Warlord needs are given per number of players")
+    _check_cards_and_quests(content)
+
+
+def _check_board(content: dict, lands, regions) -> None:
+    """Every region lies in a land, every route and monument on the board."""
     for rid, region in regions.items():
         if region.get("land") not in lands:
             raise RuleViolation(f"region {rid} lies in no land of this board")
@@ -49,6 +59,10 @@ def check_content(content: dict) -> None:
     for mid, monument in content["monuments"].items():
         if monument.get("region") not in regions:
             raise RuleViolation(f"the {mid} monument stands in no region of this board")
+
+
+def _check_monsters(content: dict) -> None:
+    """Each monster has an attack for each face of a die, and well-formed wounds."""
     symbols = {card["symbol"] for card in content["combat_cards"].values()}
     for mid, monster in content["monsters"].items():
         if len(monster.get("attacks", ())) != 6:
@@ -56,10 +70,6 @@ def check_content(content: dict) -> None:
         for wound in monster.get("wounds", ()):
             if wound.get("reward") not in REWARDS or not set(wound["symbols"]) <= symbols:
                 raise RuleViolation(f"the {mid}'s wound {wound.get('id')} is not well formed")
-    for players in content["victory"]["warlord"]:
-        if not players.isdigit():
-            raise RuleViolation("Warlord needs are given per number of players")
-    _check_cards_and_quests(content)
 
 
 GRANTS = ("temple", "fortify", "artifact", "attribute", "control", "cards")

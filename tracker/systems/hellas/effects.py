@@ -15,6 +15,7 @@ from tracker.errors import RuleViolation
 from . import cards as deck
 from .grants import give
 from .rules import (
+    GameHandlers,
     _check_artifact_free,
     _kill,
     _my_turn,
@@ -22,6 +23,9 @@ from .rules import (
     region,
     region_name,
 )
+
+#: the handlers of the effects and of the phases that follow a Monument
+handlers = GameHandlers()
 
 #: effect event -> the kind of grant it takes
 EFFECT_KIND = {
@@ -89,6 +93,7 @@ def _use(game: dict, grant: dict, count: int | None = None) -> None:
 # -- effects -------------------------------------------------------------------------------
 
 
+@handlers.in_game("TempleBuilt")
 def temple_built(state, game, data):
     player, rid = data["player"], data["region"]
     place = region(state, rid)
@@ -107,6 +112,7 @@ def temple_built(state, game, data):
     place["temple"] = True
 
 
+@handlers.in_game("HoplitesFortified")
 def hoplites_fortified(state, game, data):
     player, rid = data["player"], data["region"]
     place = region(state, rid)
@@ -126,6 +132,7 @@ def hoplites_fortified(state, game, data):
     place["fortified"][player] = place["fortified"].get(player, 0) + data["count"]
 
 
+@handlers.in_game("ArtifactGained")
 def artifact_gained(state, game, data):
     grant = _grant(state, game, "artifact", data["player"])
     _check_artifact_free(state, game, data["artifact"])
@@ -133,6 +140,7 @@ def artifact_gained(state, game, data):
     game["artifacts"][data["artifact"]] = {"owner": data["player"], "charged": True}
 
 
+@handlers.in_game("HeroAttributeChanged")
 def hero_attribute_changed(state, game, data):
     player, attribute = data["player"], data["attribute"]
     grant = _grant(
@@ -151,6 +159,7 @@ def hero_attribute_changed(state, game, data):
     game["heroes"][player][attribute] = data["value"]
 
 
+@handlers.in_game("RegionControlChanged")
 def region_control_changed(state, game, data):
     rid, player = data["region"], data["player"]
     place = region(state, rid)
@@ -170,6 +179,7 @@ def region_control_changed(state, game, data):
     place["controller"] = player
 
 
+@handlers.in_game("CombatCardsDrawn")
 def combat_cards_drawn(state, game, data):
     player = data["player"]
     grant = _grant(state, game, "cards", player)
@@ -183,6 +193,7 @@ def combat_cards_drawn(state, game, data):
 # -- the Monster Phase and the Event Phase -------------------------------------------------
 
 
+@handlers.in_game("MonsterPhaseResolved")
 def monster_phase_resolved(state, game, data):
     """The builder draws the round's event card: its monster appears in, or goes to, its
     region (a monster slain in this game stays dead)."""
@@ -215,6 +226,7 @@ def monster_phase_resolved(state, game, data):
     game["turn"]["phase"] = "event"
 
 
+@handlers.in_game("EventResolved")
 def event_resolved(state, game, data):
     """The builder resolves what the round's event card does."""
     player = data["player"]
@@ -254,15 +266,3 @@ def grant_words(state: dict, grant: dict) -> str:
     else:
         what = "a temple"
     return f"{what} ({grant['source']})"
-
-
-HANDLERS = {
-    "TempleBuilt": temple_built,
-    "HoplitesFortified": hoplites_fortified,
-    "ArtifactGained": artifact_gained,
-    "HeroAttributeChanged": hero_attribute_changed,
-    "RegionControlChanged": region_control_changed,
-    "CombatCardsDrawn": combat_cards_drawn,
-    "MonsterPhaseResolved": monster_phase_resolved,
-    "EventResolved": event_resolved,
-}

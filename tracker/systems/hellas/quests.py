@@ -12,7 +12,10 @@ from __future__ import annotations
 from tracker.errors import RuleViolation
 
 from .grants import give
-from .rules import _my_turn, _normal_action, name, region_name
+from .rules import GameHandlers, _my_turn, _normal_action, name, region_name
+
+#: the handlers of the quests
+handlers = GameHandlers()
 
 
 def quest_name(state: dict, qid: str) -> str:
@@ -50,6 +53,7 @@ def may_undertake(state: dict, game: dict, player: str, qid: str) -> str | None:
     return None
 
 
+@handlers.in_game("QuestUndertaken")
 def quest_undertaken(state, game, data):
     player, qid = data["player"], data["quest"]
     _my_turn(state, game, player)
@@ -60,6 +64,7 @@ def quest_undertaken(state, game, data):
     game["heroes"][player]["quest"] = qid
 
 
+@handlers.in_game("QuestAdvanced")
 def quest_advanced(state, game, data):
     player = data["player"]
     hero = game["heroes"][player]
@@ -82,6 +87,3 @@ def quest_advanced(state, game, data):
     game["quests_done"][player].append(qid)
     for item in quest["rewards"]:
         give(state, game, item, player, f"the quest {quest['name']}")
-
-
-HANDLERS = {"QuestUndertaken": quest_undertaken, "QuestAdvanced": quest_advanced}

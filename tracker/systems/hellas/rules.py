@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 
 from tracker.errors import RuleViolation
+from tracker.events import Event
+from tracker.systems.base import Handlers
 
 from . import cards as deck
 from . import grants
@@ -232,28 +234,59 @@ def open_actions(state: dict, player: str) -> dict:
 # -- the fold ------------------------------------------------------------------------------
 
 
-def apply(state: dict, event) -> dict:
-    kind, data = event.type, event.data
-    if kind == "GameStarted":
-        game_started(state, data, event.version)
-        _check_victory(state, state["game"], None, event.version)
-        return state
+class GameHandlers(Handlers):
+    """The handlers of Lords of Hellas, with the frame every event of a game under way keeps.
+
+    ``@handlers.in_game("HeroMoved")`` registers a step ``step(state, game, data)`` as the
+    handler of that event: the handler refuses it when no game is under way, when its player
+    is not playing, or while the game waits for something else (a battle, a phase, a hunt);
+    runs the step; then notes the event as the game's last and ends the game when a player
+    has met a victory condition.
+    """
+
+    def in_game(self, event_type: str):
+        def register(step):
+            def handler(state: dict, event: Event) -> None:
+                game = game_under_way(state, event.type)
+                player = event.data.get("player")
+                if player is not None and player not in game["order"]:
+                    raise RuleViolation(
+                        f"{name(state, player)} is not playing in game {game['id']}"
+                    )
+                _check_waiting(state, game, event.type)
+                step(state, game, event.data)
+                game["last"] = {"version": event.version, "type": event.type, "player": player}
+                _check_victory(state, game, player, event.version)
+
+            self[event_type] = handler
+            return step
+
+        return register
+
+
+#: the handlers of rules.py (effects.py and quests.py hold the others)
+handlers = GameHandlers()
+
+
+def game_under_way(state: dict, kind: str) -> dict:
+    """The game under way, or RuleViolation when there is none."""
     game = state["game"]
     if game is None:
         raise RuleViolation(f"no game is under way: a game starts before its {kind}")
     if game["over"]:
         raise RuleViolation(f"game {game['id']} is over ({_over_words(state, game)})")
-    if kind == "GameAbandoned":
-        _end(state, game, None, None, event.version)
-        return state
-    player = data.get("player")
-    if player is not None and player not in game["order"]:
-        raise RuleViolation(f"{name(state, player)} is not playing in game {game['id']}")
-    _check_waiting(state, game, kind)
-    HANDLERS[kind](state, game, data)
-    game["last"] = {"version": event.version, "type": kind, "player": player}
-    _check_victory(state, game, player, event.version)
-    return state
+    return game
+
+
+@handlers.on("GameStarted")
+def game_started(state: dict, event: Event) -> None:
+    _start_game(state, event.data, event.version)
+    _check_victory(state, state["game"], None, event.version)
+
+
+@handlers.on("GameAbandoned")
+def game_abandoned(state: dict, event: Event) -> None:
+    _end(state, game_under_way(state, event.type), None, None, event.version)
 
 
 def _over_words(state, game) -> str:
@@ -444,7 +477,17 @@ def _regions_at_start(content, data, held):
     }
 
 
-def game_started(state, data, version):
+def _deck_left(content: dict, hands: dict[str, list[str]]) -> dict[str, int]:
+    """The combat cards left in the deck once the hands are dealt: card -> how many."""
+    left = deck.full_deck(content)
+    for hand in hands.values():
+        for cid in hand:
+            left[cid] -= 1
+    return {cid: n for cid, n in left.items() if n}
+
+
+def _start_game(state, data, version):
+    """Check the setup of a new game and set it out: board, heroes, hands, tokens."""
     _check_seats(state, data)
     data = setup_defaults(state, data)
     held = _check_pieces(state, data)
@@ -452,10 +495,6 @@ def game_started(state, data, version):
     order = data["order"]
     hands = deck.deal_check(state, order, data.get("hands"))
     content = state["content"]
-    left = deck.full_deck(content)
-    for hand in hands.values():
-        for cid in hand:
-            left[cid] -= 1
     start = content["start"]
     state["game"] = {
         "id": data["game"],
@@ -487,7 +526,7 @@ def game_started(state, data, version):
         "excluded_lands": list(data["excluded_lands"]),
         "events_drawn": [],
         "hands": hands,
-        "deck": {cid: n for cid, n in left.items() if n},
+        "deck": _deck_left(content, hands),
         "discard": {},
         "reshuffles": 0,
         "grants": [],
@@ -570,6 +609,7 @@ def new_turn(number: int, player: str) -> dict:
     }
 
 
+@handlers.in_game("TurnEnded")
 def turn_ended(state, game, data):
     player = data["player"]
     _my_turn(state, game, player)
@@ -586,6 +626,7 @@ def turn_ended(state, game, data):
 # -- normal actions ------------------------------------------------------------------------
 
 
+@handlers.in_game("ArtifactsUsed")
 def artifacts_used(state, game, data):
     _normal_action(state, game, data, "artifacts")
     player = data["player"]
@@ -605,6 +646,7 @@ def artifacts_used(state, game, data):
     game["turn"]["normal"].append("artifacts")
 
 
+@handlers.in_game("HeroMoved")
 def hero_moved(state, game, data):
     _normal_action(state, game, data, "hero")
     player = data["player"]
@@ -689,6 +731,7 @@ def _move_hoplites(game, player, moves):
         _arrive(game, player, move["destination"], move["count"])
 
 
+@handlers.in_game("HoplitesMoved")
 def hoplites_moved(state, game, data):
     _normal_action(state, game, data, "hoplites")
     _check_moves(state, game, data["player"], data["moves"])
@@ -696,6 +739,7 @@ def hoplites_moved(state, game, data):
     game["turn"]["normal"].append("hoplites")
 
 
+@handlers.in_game("PriestsSent")
 def priests_sent(state, game, data):
     _normal_action(state, game, data, "priests")
     player = data["player"]
@@ -715,6 +759,7 @@ def priests_sent(state, game, data):
 # -- special actions -----------------------------------------------------------------------
 
 
+@handlers.in_game("HoplitesRecruited")
 def hoplites_recruited(state, game, data):
     _special_action(state, game, data, "recruit")
     player = data["player"]
@@ -738,6 +783,7 @@ def hoplites_recruited(state, game, data):
         _arrive(game, player, placed["region"], placed["count"])
 
 
+@handlers.in_game("HoplitesMarched")
 def hoplites_marched(state, game, data):
     _special_action(state, game, data, "march")
     _check_moves(state, game, data["player"], data["moves"])
@@ -745,9 +791,17 @@ def hoplites_marched(state, game, data):
     _move_hoplites(game, data["player"], data["moves"])
 
 
+@handlers.in_game("RegionUsurped")
 def region_usurped(state, game, data):
     _special_action(state, game, data, "usurp")
     player, rid = data["player"], data["region"]
+    check_usurp(state, game, player, rid)
+    _take_special(state, game, player, "usurp")
+    game["regions"][rid]["controller"] = player
+
+
+def check_usurp(state: dict, game: dict, player: str, rid: str) -> None:
+    """RuleViolation unless `player`'s hero may usurp region `rid` (its turn aside)."""
     place = region(state, rid)
     who, where = name(state, player), region_name(state, rid)
     hero = game["heroes"][player]
@@ -769,10 +823,9 @@ def region_usurped(state, game, data):
         )
     if place["controller"] == player:
         raise RuleViolation(f"{who} already controls {where}")
-    _take_special(state, game, player, "usurp")
-    place["controller"] = player
 
 
+@handlers.in_game("Prayed")
 def prayed(state, game, data):
     _special_action(state, game, data, "prayer")
     player = data["player"]
@@ -783,6 +836,7 @@ def prayed(state, game, data):
     game["turn"]["priests_gained"] = max(gain, 0)
 
 
+@handlers.in_game("HuntBegan")
 def hunt_began(state, game, data):
     _special_action(state, game, data, "hunt")
     player, monster = data["player"], data["monster"]
@@ -810,6 +864,7 @@ def hunt_began(state, game, data):
     }
 
 
+@handlers.in_game("MonumentBuilt")
 def monument_built(state, game, data):
     _special_action(state, game, data, "build_monument")
     player = data["player"]
@@ -867,6 +922,7 @@ def _hunt(state, game, player, status):
     return hunt
 
 
+@handlers.in_game("HeroAttacked")
 def hero_attacked(state, game, data):
     player = data["player"]
     hunt = _hunt(state, game, player, "hero")
@@ -908,6 +964,7 @@ def hero_attacked(state, game, data):
         hunt["status"] = "monster"
 
 
+@handlers.in_game("MonsterAttacked")
 def monster_attacked(state, game, data):
     player = data["player"]
     hunt = _hunt(state, game, player, "monster")
@@ -917,6 +974,7 @@ def monster_attacked(state, game, data):
     hunt["status"] = "failed" if attack["ends_hunt"] else "hero"
 
 
+@handlers.in_game("HuntRewardClaimed")
 def hunt_reward_claimed(state, game, data):
     player = data["player"]
     hunt = game["hunt"]
@@ -967,6 +1025,7 @@ def _check_artifact_free(state, game, aid):
 # -- battles -------------------------------------------------------------------------------
 
 
+@handlers.in_game("BattleBegan")
 def battle_began(state, game, data):
     player, rid = data["player"], data["region"]
     _my_turn(state, game, player)
@@ -1016,6 +1075,7 @@ def _other(battle, player):
     return battle["defender"] if player == battle["attacker"] else battle["attacker"]
 
 
+@handlers.in_game("CombatCardPlayed")
 def combat_card_played(state, game, data):
     player = data["player"]
     battle = _battle_turn(state, game, player)
@@ -1026,6 +1086,7 @@ def combat_card_played(state, game, data):
     battle["next"] = _other(battle, player)
 
 
+@handlers.in_game("BattlePassed")
 def battle_passed(state, game, data):
     player = data["player"]
     battle = _battle_turn(state, game, player)
@@ -1069,6 +1130,7 @@ def _decide(state, game, battle):
         _battle_over(game, battle)
 
 
+@handlers.in_game("ArmyRetreated")
 def army_retreated(state, game, data):
     player = data["player"]
     battle = game["battle"]
@@ -1113,25 +1175,3 @@ def _battle_over(game, battle):
     game["contested"].remove(rid)
     game["battles"].append(battle)
     game["battle"] = None
-
-
-HANDLERS = {
-    "TurnEnded": turn_ended,
-    "ArtifactsUsed": artifacts_used,
-    "HeroMoved": hero_moved,
-    "HoplitesMoved": hoplites_moved,
-    "PriestsSent": priests_sent,
-    "HoplitesRecruited": hoplites_recruited,
-    "HoplitesMarched": hoplites_marched,
-    "RegionUsurped": region_usurped,
-    "Prayed": prayed,
-    "HuntBegan": hunt_began,
-    "MonumentBuilt": monument_built,
-    "HeroAttacked": hero_attacked,
-    "MonsterAttacked": monster_attacked,
-    "HuntRewardClaimed": hunt_reward_claimed,
-    "BattleBegan": battle_began,
-    "CombatCardPlayed": combat_card_played,
-    "BattlePassed": battle_passed,
-    "ArmyRetreated": army_retreated,
-}

@@ -1,14 +1,22 @@
-"""What the pages offer: the choices a form may give a player now, read from the rules.
+"""What a player may see of a game (`visible_state`) and what the pages offer it now.
 
-Pure functions over the folded state. They only narrow the options of a form (the regions a
-hero can reach, the monsters it can hunt...); the fold still checks every event it is sent.
+Pure functions over the folded state. The choices only narrow the options of a form (the
+regions a hero can reach, the monsters it can hunt...), asking the rules where a rule
+decides; the fold still checks every event it is sent. Hellas' templates call these as
+``system.views.choices(...)``.
 """
 
 from __future__ import annotations
 
+import copy
+
+from tracker.errors import RuleViolation
+
+from . import rules
 from .effects import grant_words
 from .quests import may_undertake
 from .rules import (
+    check_usurp,
     free_tokens,
     hoplites_on_board,
     lands_controlled,
@@ -17,9 +25,57 @@ from .rules import (
     temples_controlled,
 )
 
+#: the events that hold drawn combat cards, and the field that holds them
+HIDDEN_CARDS = {"GameStarted": "hands", "HuntBegan": "cards", "CombatCardsDrawn": "cards"}
 #: event fields that name regions, for the regions an event touched
 _REGION_FIELDS = ("region", "to")
 _MOVE_FIELDS = ("moves", "placed", "appeared", "moved")
+
+
+def public_view(state: dict) -> dict:
+    """The state as anyone may see it: every piece on the board, and of the combat cards
+    only the discard pile and how many cards each hand and the deck hold."""
+    public = {k: v for k, v in state.items() if k != "neighbours"}
+    game = state["game"]
+    if game:
+        shown = {k: v for k, v in game.items() if k not in ("hands", "deck")}
+        shown["hand_counts"] = {p: len(cards) for p, cards in game["hands"].items()}
+        shown["deck_count"] = sum(game["deck"].values())
+        public["game"] = shown
+        public["progress"] = {p: rules.progress(state, p) for p in game["order"]}
+        public["waiting"] = rules.waiting_for(state)
+    return public
+
+
+def visible_state(state: dict, side: str | None) -> dict:
+    """What one player sees: the public state, its own hand and its own choices."""
+    public = copy.deepcopy(public_view(state))
+    game = state["game"]
+    if side is not None and game:
+        public["open_actions"] = rules.open_actions(state, side)
+        if side in game["hands"]:
+            public["hand"] = list(game["hands"][side])
+    return public
+
+
+def visible_event_data(state, event_type, data, version, viewer):
+    """Cards drawn in a game under way show only to the player who drew them."""
+    field = HIDDEN_CARDS.get(event_type)
+    game = state.get("game") if state else None
+    if not field or not isinstance(data.get(field), dict | list) or not game:
+        return data
+    if game["over"] or version < game["started_at"]:
+        return data
+    drawn = data[field]
+    if event_type == "GameStarted":
+        hands = {
+            p: (cards if p == viewer else f"{len(cards)} cards, hidden")
+            for p, cards in drawn.items()
+        }
+        return {**data, field: hands}
+    if data.get("player") == viewer:
+        return data
+    return {**data, field: f"{len(drawn)} cards, hidden"}
 
 
 def _by_name(state: dict, regions) -> list[str]:
@@ -40,15 +96,14 @@ def hero_steps(state: dict, player: str) -> list[list[str]]:
 
 
 def usurp_target(state: dict, player: str) -> str | None:
-    """The region the hero may usurp now, or None."""
+    """The region the hero may usurp now (the one it stands in, if the rules allow), or None."""
     game = state["game"]
-    hero = game["heroes"][player]
-    rid = hero["region"]
-    place = game["regions"][rid]
-    population = state["content"]["regions"][rid]["population"]
-    if any(p != player for p in place["hoplites"]) or place["controller"] == player:
+    rid = game["heroes"][player]["region"]
+    try:
+        check_usurp(state, game, player, rid)
+    except RuleViolation:
         return None
-    return rid if hero["leadership"] >= population else None
+    return rid
 
 
 def player_board(state: dict, player: str) -> dict:

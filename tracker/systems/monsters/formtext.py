@@ -1,5 +1,7 @@
 """Spaces, paths, attack dice, figures and maps as people type them in a form, read into data.
 
+What the schemas and the settings read (a view writes a path back as `views.path_text`).
+
 An HTML form sends text: a space as "3,2" (or "(3, 2)"), a path as the spaces it enters one
 after another ("3,2 3,3 3,4"), the dice of an attack as "attacker / defender" for each round,
 rounds separated by ";" ("1 / 6 3; 4 / 5", "6 2/4"). The schemas accept that text as well as
@@ -59,11 +61,6 @@ def rounds(text: str) -> list[dict]:
     if not out:
         raise ValueError(ROUNDS_HELP)
     return out
-
-
-def shown_path(path_spaces: list[str]) -> str:
-    """A path of state keys ("3,2") as the text a form sends back: "3,2 3,3"."""
-    return " ".join(path_spaces)
 
 
 FIGURES_HELP = (

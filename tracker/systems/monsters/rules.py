@@ -7,9 +7,14 @@ would use at the table; only then does it change the state, in place.
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
+from tracker.events import Event
+from tracker.systems.base import Handlers
 
 from . import hexes
 from .hexes import shown
+
+#: the rules' handlers, one per event type
+handlers = Handlers()
 
 #: steps a turn for the figures that go on foot; fliers go anywhere
 STEPS = {"walker": 3, "runner": 5}
@@ -33,14 +38,6 @@ def initial_state(settings: dict) -> dict:
         "standings": {p["id"]: {"played": 0, "won": 0, "lost": 0, "drawn": 0} for p in players},
         "records": {},
     }
-
-
-def apply(state: dict, event) -> dict:
-    handler = HANDLERS.get(event.type)
-    if handler is None:
-        raise RuleViolation(f"monster battles have no event called {event.type}")
-    handler(state, event.data)
-    return state
 
 
 # -- small helpers -----------------------------------------------------------------------------
@@ -145,7 +142,9 @@ def _coord(value) -> str:
 # -- setting up a battle -----------------------------------------------------------------------
 
 
-def battle_begun(state: dict, data: dict) -> None:
+@handlers.on("BattleBegun")
+def battle_begun(state: dict, event: Event) -> None:
+    data = event.data
     current = state["battle"]
     if current is not None and current["phase"] != "ended":
         raise RuleViolation(
@@ -181,7 +180,9 @@ def battle_begun(state: dict, data: dict) -> None:
     }
 
 
-def figures_chosen(state: dict, data: dict) -> None:
+@handlers.on("FiguresChosen")
+def figures_chosen(state: dict, event: Event) -> None:
+    data = event.data
     battle = _battle(state, data)
     if battle["phase"] != "choosing":
         raise RuleViolation(f"the figures of battle {battle['id']} are chosen already")
@@ -240,17 +241,38 @@ def figures_chosen(state: dict, data: dict) -> None:
     battle["last_action"] = {"type": "chosen", "figures": list(data["figures"]), "king": king}
 
 
-def figure_placed(state: dict, data: dict) -> None:
+@handlers.on("FigurePlaced")
+def figure_placed(state: dict, event: Event) -> None:
+    data = event.data
     battle = _battle(state, data)
     if battle["phase"] == "choosing":
         raise RuleViolation("the figures are chosen before any is placed")
     if battle["phase"] != "placing":
         raise RuleViolation("figures are placed only before the first move")
     piece = _piece(battle, data["piece"])
+    at = _coord(data["at"])
+    check_placement(state, battle, piece, at)
+    piece["pos"] = at
+    battle["board"][at] = piece["id"]
+    battle["last_action"] = {"type": "placed", "piece": piece["id"], "at": at}
+    if all(p["pos"] is not None for p in battle["pieces"].values()):
+        battle["phase"] = "fighting"
+        battle["turn"] = _turn(battle["first"], 1)
+
+
+def check_placement(
+    state: dict, battle: dict, piece: dict, at: str, nearest: int | None = None
+) -> None:
+    """RuleViolation unless `piece` may be placed on space `at` now (the battle is placing).
+
+    The king starts in its own castle; the other figures after it, each on a free space it
+    may stand on, as close around the castle as free spaces allow. `nearest` is
+    `nearest_free(battle, piece)` when the caller has it already (a page asking of every
+    space).
+    """
     name = who(state, piece)
     if piece["pos"] is not None:
         raise RuleViolation(f"{name} is already placed at {shown(piece['pos'])}")
-    at = _coord(data["at"])
     spaces = battle["spaces"]
     if at not in spaces:
         raise RuleViolation(f"{shown(at)} is not on the map ({name})")
@@ -262,42 +284,41 @@ def figure_placed(state: dict, data: dict) -> None:
                 f"the king starts in its own castle ({name} to {shown(at)}; "
                 f"the castle is {shown(castle)})"
             )
-    else:
-        if king_of(battle, side)["pos"] is None:
-            raise RuleViolation(
-                f"the king is placed in its castle before the other figures ({name} waits)"
-            )
-        holder = battle["board"].get(at)
-        if holder is not None:
-            raise RuleViolation(
-                f"two figures never share a space ({shown(at)} holds "
-                f"{who(state, battle['pieces'][holder])})"
-            )
-        if not _may_stand(piece, spaces[at]):
-            raise RuleViolation(
-                f"a {piece['movement']} cannot stand in water ({name} to {shown(at)})"
-            )
-        far = hexes.distance(at, castle)
-        nearest = min(
-            (
-                hexes.distance(space, castle)
-                for space, terrain in spaces.items()
-                if space not in battle["board"] and _may_stand(piece, terrain)
-            ),
-            default=far,
+        return
+    if king_of(battle, side)["pos"] is None:
+        raise RuleViolation(
+            f"the king is placed in its castle before the other figures ({name} waits)"
         )
-        if far > nearest:
-            raise RuleViolation(
-                f"figures start as close around their castle as free spaces allow "
-                f"({name} to {shown(at)} is {far} from the castle; free spaces "
-                f"{nearest} away remain)"
-            )
-    piece["pos"] = at
-    battle["board"][at] = piece["id"]
-    battle["last_action"] = {"type": "placed", "piece": piece["id"], "at": at}
-    if all(p["pos"] is not None for p in battle["pieces"].values()):
-        battle["phase"] = "fighting"
-        battle["turn"] = _turn(battle["first"], 1)
+    holder = battle["board"].get(at)
+    if holder is not None:
+        raise RuleViolation(
+            f"two figures never share a space ({shown(at)} holds "
+            f"{who(state, battle['pieces'][holder])})"
+        )
+    if not _may_stand(piece, spaces[at]):
+        raise RuleViolation(f"a {piece['movement']} cannot stand in water ({name} to {shown(at)})")
+    far = hexes.distance(at, castle)
+    if nearest is None:
+        nearest = nearest_free(battle, piece)
+    if nearest is not None and far > nearest:
+        raise RuleViolation(
+            f"figures start as close around their castle as free spaces allow "
+            f"({name} to {shown(at)} is {far} from the castle; free spaces "
+            f"{nearest} away remain)"
+        )
+
+
+def nearest_free(battle: dict, piece: dict) -> int | None:
+    """How far from its castle the nearest free space `piece` may stand on lies (None: none)."""
+    castle = battle["castles"][piece["side"]]
+    return min(
+        (
+            hexes.distance(space, castle)
+            for space, terrain in battle["spaces"].items()
+            if space not in battle["board"] and _may_stand(piece, terrain)
+        ),
+        default=None,
+    )
 
 
 def _may_stand(piece: dict, terrain: str) -> bool:
@@ -320,14 +341,11 @@ def _next_turn(battle: dict, side: str, number: int) -> dict:
 
 def check_path(state: dict, battle: dict, piece: dict, path: list[str]) -> int:
     """The steps a move costs, or RuleViolation naming the first rule the path breaks."""
-    spaces, board, pieces = battle["spaces"], battle["board"], battle["pieces"]
-    movement = piece["movement"]
+    spaces = battle["spaces"]
     name = who(state, piece)
-    flier = movement == "flier"
-    allowance = STEPS.get(movement, 0)
+    flier = piece["movement"] == "flier"
     cost = 0
     here = piece["pos"]
-    last = len(path) - 1
     for i, there in enumerate(path):
         if there not in spaces:
             raise RuleViolation(f"{shown(there)} is not on the map ({name})")
@@ -336,59 +354,83 @@ def check_path(state: dict, battle: dict, piece: dict, path: list[str]) -> int:
                 f"a move goes from a space to a neighbouring one, step by step "
                 f"({name}: {shown(here)} to {shown(there)} is no step)"
             )
-        if not flier:
-            terrain = spaces[there]
-            if terrain == "water":
-                raise RuleViolation(f"a {movement} cannot enter water ({name} to {shown(there)})")
-            holder = board.get(there)
-            if holder is not None and pieces[holder]["side"] != piece["side"]:
-                enemy = pieces[holder]
-                if enemy["movement"] == "flier":
-                    raise RuleViolation(
-                        f"a {movement} cannot pass an enemy flier, only go around it "
-                        f"({name} into {who(state, enemy)} at {shown(there)})"
-                    )
-                raise RuleViolation(
-                    f"a {movement} cannot move through or onto an enemy "
-                    f"({name} into {who(state, enemy)} at {shown(there)})"
-                )
-            from_mountains = spaces[here] == "mountains"
-            to_mountains = terrain == "mountains"
-            if to_mountains and not from_mountains and i > 0:
-                raise RuleViolation(
-                    f"a {movement} stops before the mountains and enters them on a later turn "
-                    f"({name} to {shown(there)})"
-                )
-            if (from_mountains or to_mountains) and last > 0:
-                if from_mountains and to_mountains:
-                    rule = "in the mountains a {m} moves one space a turn"
-                elif from_mountains:
-                    rule = "leaving the mountains takes a {m} a whole turn"
-                else:
-                    rule = "entering the mountains takes a {m} a whole turn"
-                raise RuleViolation(
-                    rule.format(m=movement) + f" ({name} from {shown(here)} to {shown(there)})"
-                )
-            cost += 2 if terrain == "forest" else 1
-            if cost > allowance:
-                raise RuleViolation(
-                    f"a {movement} moves at most {allowance} steps a turn, a forest costing 2 "
-                    f"({name} would spend {cost} to reach {shown(there)})"
-                )
-        else:
+        if flier:
             cost += 1
+        else:
+            cost = _foot_step(
+                state, battle, piece, here, there, first=i == 0, alone=len(path) == 1, spent=cost
+            )
         here = there
-    end = path[-1]
-    holder = board.get(end)
-    if holder is not None and holder != piece["id"]:
+    _check_landing(state, battle, piece, path[-1])
+    return cost
+
+
+def _foot_step(state, battle, piece, here, there, *, first, alone, spent) -> int:
+    """The steps spent once a walker or runner has entered `there` from `here`."""
+    spaces, pieces = battle["spaces"], battle["pieces"]
+    movement = piece["movement"]
+    name = who(state, piece)
+    terrain = spaces[there]
+    if terrain == "water":
+        raise RuleViolation(f"a {movement} cannot enter water ({name} to {shown(there)})")
+    holder = battle["board"].get(there)
+    if holder is not None and pieces[holder]["side"] != piece["side"]:
+        enemy = pieces[holder]
+        if enemy["movement"] == "flier":
+            raise RuleViolation(
+                f"a {movement} cannot pass an enemy flier, only go around it "
+                f"({name} into {who(state, enemy)} at {shown(there)})"
+            )
         raise RuleViolation(
-            f"two figures never share a space ({shown(end)} holds {who(state, pieces[holder])})"
+            f"a {movement} cannot move through or onto an enemy "
+            f"({name} into {who(state, enemy)} at {shown(there)})"
         )
-    if flier and surrounded(battle, end, piece["side"]):
+    _check_mountains(
+        movement, name, spaces[here] == "mountains", here, there, terrain, first, alone
+    )
+    cost = spent + (2 if terrain == "forest" else 1)
+    allowance = STEPS.get(movement, 0)
+    if cost > allowance:
         raise RuleViolation(
-            f"a flier cannot land on a space surrounded by enemy monsters ({name} to {shown(end)})"
+            f"a {movement} moves at most {allowance} steps a turn, a forest costing 2 "
+            f"({name} would spend {cost} to reach {shown(there)})"
         )
     return cost
+
+
+def _check_mountains(movement, name, from_mountains, here, there, terrain, first, alone) -> None:
+    """Mountains are entered, crossed and left one space a turn, as a whole move."""
+    to_mountains = terrain == "mountains"
+    if to_mountains and not from_mountains and not first:
+        raise RuleViolation(
+            f"a {movement} stops before the mountains and enters them on a later turn "
+            f"({name} to {shown(there)})"
+        )
+    if (from_mountains or to_mountains) and not alone:
+        if from_mountains and to_mountains:
+            rule = "in the mountains a {m} moves one space a turn"
+        elif from_mountains:
+            rule = "leaving the mountains takes a {m} a whole turn"
+        else:
+            rule = "entering the mountains takes a {m} a whole turn"
+        raise RuleViolation(
+            rule.format(m=movement) + f" ({name} from {shown(here)} to {shown(there)})"
+        )
+
+
+def _check_landing(state: dict, battle: dict, piece: dict, end: str) -> None:
+    """A move ends on a free space (its own counts), and a flier not among enemies."""
+    holder = battle["board"].get(end)
+    if holder is not None and holder != piece["id"]:
+        raise RuleViolation(
+            f"two figures never share a space ({shown(end)} holds "
+            f"{who(state, battle['pieces'][holder])})"
+        )
+    if piece["movement"] == "flier" and surrounded(battle, end, piece["side"]):
+        raise RuleViolation(
+            f"a flier cannot land on a space surrounded by enemy monsters "
+            f"({who(state, piece)} to {shown(end)})"
+        )
 
 
 def surrounded(battle: dict, space: str, side: str) -> bool:
@@ -400,90 +442,156 @@ def surrounded(battle: dict, space: str, side: str) -> bool:
 
 def reachable(state: dict, battle: dict, piece: dict) -> dict[str, list[str]]:
     """Every space the figure may end its move on this turn, with one legal path to it."""
-    spaces, board, pieces = battle["spaces"], battle["board"], battle["pieces"]
-    start = piece["pos"]
-    side = piece["side"]
     if piece["movement"] == "flier":
-        paths = {start: []}
-        frontier = [start]
-        while frontier:
-            following = []
-            for here in frontier:
-                for there in hexes.neighbours(here):
-                    if there in spaces and there not in paths:
-                        paths[there] = paths[here] + [there]
-                        following.append(there)
-            frontier = following
-        out = {}
-        for space, path in paths.items():
-            if space == start:
-                near = [n for n in hexes.neighbours(start) if n in spaces]
-                if not near:
-                    continue
-                path = [near[0], start]
-            if board.get(space, piece["id"]) != piece["id"] or surrounded(battle, space, side):
-                continue
-            out[space] = path
-        return out
+        return _flier_reach(battle, piece)
+    if battle["spaces"][piece["pos"]] == "mountains":
+        return {
+            there: [there]
+            for there in hexes.neighbours(piece["pos"])
+            if _passable(battle, piece, there) and _free(battle, piece, there)
+        }
+    return _foot_reach(battle, piece)
 
-    allowance = STEPS[piece["movement"]]
 
-    def passable(space: str) -> bool:
-        if space not in spaces or spaces[space] == "water":
-            return False
-        holder = board.get(space)
-        return holder is None or pieces[holder]["side"] == side
-
-    def free(space: str) -> bool:
-        return board.get(space, piece["id"]) == piece["id"]
-
-    out: dict[str, list[str]] = {}
-    if spaces[start] == "mountains":
-        for there in hexes.neighbours(start):
-            if passable(there) and free(there):
-                out[there] = [there]
-        return out
-    # cheapest paths over spaces that are not mountains; mountains only as a first, last step
-    best = {start: (0, [])}
+def _flier_reach(battle: dict, piece: dict) -> dict[str, list[str]]:
+    """A flier goes anywhere on the map, landing on a free space not among enemies."""
+    spaces, board = battle["spaces"], battle["board"]
+    start = piece["pos"]
+    paths = {start: []}
     frontier = [start]
+    while frontier:
+        following = []
+        for here in frontier:
+            for there in hexes.neighbours(here):
+                if there in spaces and there not in paths:
+                    paths[there] = paths[here] + [there]
+                    following.append(there)
+        frontier = following
+    out = {}
+    for space, path in paths.items():
+        if space == start:
+            near = [n for n in hexes.neighbours(start) if n in spaces]
+            if not near:
+                continue
+            path = [near[0], start]
+        if board.get(space, piece["id"]) != piece["id"] or surrounded(battle, space, piece["side"]):
+            continue
+        out[space] = path
+    return out
+
+
+def _passable(battle: dict, piece: dict, space: str) -> bool:
+    """A walker or runner may enter `space`: on the map, no water, no enemy in it."""
+    spaces = battle["spaces"]
+    if space not in spaces or spaces[space] == "water":
+        return False
+    holder = battle["board"].get(space)
+    return holder is None or battle["pieces"][holder]["side"] == piece["side"]
+
+
+def _free(battle: dict, piece: dict, space: str) -> bool:
+    return battle["board"].get(space, piece["id"]) == piece["id"]
+
+
+def _step_cost(terrain: str) -> int:
+    return 2 if terrain == "forest" else 1
+
+
+def _foot_reach(battle: dict, piece: dict) -> dict[str, list[str]]:
+    """A walker's or runner's moves from outside the mountains: the cheapest paths over
+    spaces that are not mountains, back to the start, and one step into the mountains."""
+    spaces = battle["spaces"]
+    start = piece["pos"]
+    allowance = STEPS[piece["movement"]]
+    out = {
+        space: path
+        for space, (_cost, path) in _cheapest_paths(battle, piece, allowance).items()
+        if space != start and _free(battle, piece, space)
+    }
+    home = _step_cost(spaces[start])
+    for there in hexes.neighbours(start):
+        if _passable(battle, piece, there) and spaces[there] != "mountains":
+            if _step_cost(spaces[there]) + home <= allowance:
+                out[start] = [there, start]
+                break
+    for there in hexes.neighbours(start):
+        if _passable(battle, piece, there) and spaces[there] == "mountains":
+            if _free(battle, piece, there):
+                out[there] = [there]
+    return out
+
+
+def _cheapest_paths(battle: dict, piece: dict, allowance: int) -> dict[str, tuple]:
+    """space -> (steps, path) of the cheapest path there within `allowance`, no mountains."""
+    spaces = battle["spaces"]
+    best = {piece["pos"]: (0, [])}
+    frontier = [piece["pos"]]
     while frontier:
         following = []
         for here in frontier:
             spent, path = best[here]
             for there in hexes.neighbours(here):
-                if not passable(there) or spaces[there] == "mountains":
+                if not _passable(battle, piece, there) or spaces[there] == "mountains":
                     continue
-                cost = spent + (2 if spaces[there] == "forest" else 1)
+                cost = spent + _step_cost(spaces[there])
                 if cost > allowance:
                     continue
                 if there not in best or best[there][0] > cost:
                     best[there] = (cost, path + [there])
                     following.append(there)
         frontier = following
-    for space, (_cost, path) in best.items():
-        if space != start and free(space):
-            out[space] = path
-    # back to the start: out to a neighbour and home again
-    home = 2 if spaces[start] == "forest" else 1
-    for there in hexes.neighbours(start):
-        if passable(there) and spaces[there] != "mountains":
-            if (2 if spaces[there] == "forest" else 1) + home <= allowance:
-                out[start] = [there, start]
-                break
-    for there in hexes.neighbours(start):
-        if passable(there) and spaces[there] == "mountains" and free(there):
-            out[there] = [there]
-    return out
+    return best
 
 
-def figure_moved(state: dict, data: dict) -> None:
+@handlers.on("FigureMoved")
+def figure_moved(state: dict, event: Event) -> None:
+    data = event.data
     battle = _battle(state, data)
     _fighting(state, battle)
     piece = _on_board(state, battle, data["piece"])
+    path = [_coord(step) for step in data["path"]]
+    cost, takes_castle = check_move(state, battle, piece, path)
+    # the rules hold: change the state
     side = piece["side"]
     turn = battle["turn"]
-    new_turn = side != turn["side"]
-    if new_turn:
+    if side != turn["side"]:
+        battle["turn"] = turn = _next_turn(battle, side, turn["number"] + 1)
+    start, end = piece["pos"], path[-1]
+    del battle["board"][start]
+    battle["board"][end] = piece["id"]
+    piece["pos"] = end
+    turn["moved"] = piece["id"]
+    battle["last_action"] = {
+        "type": "moved",
+        "piece": piece["id"],
+        "from": start,
+        "path": path,
+        "steps": cost,
+    }
+    if takes_castle:
+        battle["phase"] = "decided"
+        battle["outcome"] = {"winner": side, "reason": "castle-taken"}
+
+
+def check_move(state: dict, battle: dict, piece: dict, path: list[str]) -> tuple[int, bool]:
+    """The steps the move of `piece` along `path` costs now and whether its king takes the
+    enemy castle, or RuleViolation naming the first rule it breaks (the battle is fighting)."""
+    _check_mover_turn(state, battle, piece)
+    cost = check_path(state, battle, piece, path)
+    side = piece["side"]
+    # the source: a side wins by *entering* the enemy castle with its king, so a king whose
+    # path goes through that castle has entered it, wherever the move stops
+    takes_castle = piece["king"] and battle["castles"][other(state, side)] in path
+    if lone_king(battle, side) and not takes_castle:
+        _check_lone_king_march(state, battle, piece, piece["pos"], path[-1])
+    return cost, takes_castle
+
+
+def _check_mover_turn(state: dict, battle: dict, piece: dict) -> None:
+    """A figure moves first in its side's turn, one figure a turn."""
+    side = piece["side"]
+    turn = battle["turn"]
+    if side != turn["side"]:
         if turn["moved"] is None:
             if battle["last_attack_by"] == side:
                 raise RuleViolation(
@@ -502,33 +610,6 @@ def figure_moved(state: dict, data: dict) -> None:
             f"a player moves one figure a turn ({state['sides'][side]} already moved "
             f"the {moved['name']} this turn)"
         )
-    path = [_coord(step) for step in data["path"]]
-    cost = check_path(state, battle, piece, path)
-    start = piece["pos"]
-    end = path[-1]
-    enemy = other(state, side)
-    # the source: a side wins by *entering* the enemy castle with its king, so a king whose
-    # path goes through that castle has entered it, wherever the move stops
-    takes_castle = piece["king"] and battle["castles"][enemy] in path
-    if lone_king(battle, side) and not takes_castle:
-        _check_lone_king_march(state, battle, piece, start, end)
-    # the rules hold: change the state
-    if new_turn:
-        battle["turn"] = turn = _next_turn(battle, side, turn["number"] + 1)
-    del battle["board"][start]
-    battle["board"][end] = piece["id"]
-    piece["pos"] = end
-    turn["moved"] = piece["id"]
-    battle["last_action"] = {
-        "type": "moved",
-        "piece": piece["id"],
-        "from": start,
-        "path": path,
-        "steps": cost,
-    }
-    if takes_castle:
-        battle["phase"] = "decided"
-        battle["outcome"] = {"winner": side, "reason": "castle-taken"}
 
 
 def _check_lone_king_march(state, battle, king, start, end) -> None:
@@ -658,16 +739,55 @@ def roll_attack(roller, data: dict, state: dict) -> list[dict]:
             return rounds
 
 
-def attack_made(state: dict, data: dict) -> None:
+@handlers.on("AttackMade")
+def attack_made(state: dict, event: Event) -> None:
+    data = event.data
     battle = _battle(state, data)
     _fighting(state, battle)
     attacker = _on_board(state, battle, data["attacker"])
-    side = attacker["side"]
-    turn = battle["turn"]
-    name = who(state, attacker)
     _check_attacker_turn(state, battle, attacker)
     defender = _on_board(state, battle, data["defender"])
-    if defender["side"] == side:
+    _check_target(state, battle, attacker, defender)
+    base = attack_base(state, battle, attacker, defender)
+    results = _checked_rounds(base, data["rounds"])
+    # the rules hold: change the state
+    outcome = results[-1]["result"]
+    removed = _resolve_attack(state, battle, attacker, defender, outcome)
+    battle["last_action"] = {
+        "type": "attack",
+        "attacker": attacker["id"],
+        "defender": defender["id"],
+        "base": base,
+        "rounds": results,
+        "outcome": outcome,
+        "lives": {attacker["id"]: attacker["lives"], defender["id"]: defender["lives"]},
+        "removed": removed,
+    }
+    _check_kings_fallen(state, battle)
+    side = attacker["side"]
+    battle["last_attack_by"] = side
+    battle["turn"] = _next_turn(battle, other(state, side), battle["turn"]["number"] + 1)
+
+
+def awaited_answer(battle: dict, attacker: dict, defender: dict) -> str | None:
+    """What an attack on `defender` waits for: "ask" while a flier's owner has still to say
+    whether it comes down, "refused" when it stayed aloft, None when nothing is awaited."""
+    if (
+        defender["movement"] != "flier"
+        or attacker["movement"] == "flier"
+        or not may_refuse(battle, defender)
+    ):
+        return None
+    answer = _answer(battle, defender["id"], attacker["id"])
+    if answer is None:
+        return "ask"
+    return None if answer["came_down"] else "refused"
+
+
+def _check_target(state: dict, battle: dict, attacker: dict, defender: dict) -> None:
+    """A monster attacks an enemy right next to it, and a flier only once it came down."""
+    name = who(state, attacker)
+    if defender["side"] == attacker["side"]:
         raise RuleViolation(
             f"a monster attacks only enemies ({name} against {who(state, defender)})"
         )
@@ -676,24 +796,21 @@ def attack_made(state: dict, data: dict) -> None:
             f"a monster attacks only an enemy right next to it ({name} at "
             f"{shown(attacker['pos'])}, {who(state, defender)} at {shown(defender['pos'])})"
         )
-    if (
-        defender["movement"] == "flier"
-        and attacker["movement"] != "flier"
-        and may_refuse(battle, defender)
-    ):
-        answer = _answer(battle, defender["id"], attacker["id"])
-        if answer is None:
-            raise RuleViolation(
-                f"a flier's owner first chooses whether it comes down to fight a "
-                f"{attacker['movement']} ({who(state, defender)}, attacked by {name})"
-            )
-        if not answer["came_down"]:
-            raise RuleViolation(
-                f"a flier that stayed aloft cannot be attacked this turn "
-                f"({who(state, defender)} refused {name})"
-            )
-    base = attack_base(state, battle, attacker, defender)
-    rounds = data["rounds"]
+    awaited = awaited_answer(battle, attacker, defender)
+    if awaited == "ask":
+        raise RuleViolation(
+            f"a flier's owner first chooses whether it comes down to fight a "
+            f"{attacker['movement']} ({who(state, defender)}, attacked by {name})"
+        )
+    if awaited == "refused":
+        raise RuleViolation(
+            f"a flier that stayed aloft cannot be attacked this turn "
+            f"({who(state, defender)} refused {name})"
+        )
+
+
+def _checked_rounds(base: dict, rounds: list[dict]) -> list[dict]:
+    """Each round of dice with its totals and result; only a tie is rolled again."""
     results = []
     last = len(rounds) - 1
     for i, rolled in enumerate(rounds):
@@ -717,30 +834,26 @@ def attack_made(state: dict, data: dict) -> None:
                 "result": result,
             }
         )
-    # the rules hold: change the state
-    outcome = results[-1]["result"]
+    return results
+
+
+def _resolve_attack(state, battle, attacker, defender, outcome: str) -> list[str]:
+    """Take the lives the attack cost and credit the kills; the figures it removed."""
     removed: list[str] = []
     if outcome == "both-sixes":
         for dead, killer in ((attacker, defender), (defender, attacker)):
             _lose(state, battle, dead, dead["lives"], removed)
             _credit(state, killer)
-    else:
-        winner, loser = (
-            (attacker, defender) if outcome.startswith("attacker") else (defender, attacker)
-        )
-        _lose(state, battle, loser, 1, removed)
-        if loser["pos"] is None:
-            _credit(state, winner)
-    battle["last_action"] = {
-        "type": "attack",
-        "attacker": attacker["id"],
-        "defender": defender["id"],
-        "base": base,
-        "rounds": results,
-        "outcome": outcome,
-        "lives": {attacker["id"]: attacker["lives"], defender["id"]: defender["lives"]},
-        "removed": removed,
-    }
+        return removed
+    winner, loser = (attacker, defender) if outcome.startswith("attacker") else (defender, attacker)
+    _lose(state, battle, loser, 1, removed)
+    if loser["pos"] is None:
+        _credit(state, winner)
+    return removed
+
+
+def _check_kings_fallen(state: dict, battle: dict) -> None:
+    """A fallen king decides the battle; both at once, a draw."""
     fallen = [s for s in state["order"] if king_of(battle, s)["pos"] is None]
     if len(fallen) == 2:
         battle["outcome"] = {"winner": None, "reason": "both-kings-fell"}
@@ -748,8 +861,6 @@ def attack_made(state: dict, data: dict) -> None:
     elif fallen:
         battle["outcome"] = {"winner": other(state, fallen[0]), "reason": "king-killed"}
         battle["phase"] = "decided"
-    battle["last_attack_by"] = side
-    battle["turn"] = _next_turn(battle, other(state, side), turn["number"] + 1)
 
 
 def _check_attacker_turn(state: dict, battle: dict, attacker: dict) -> None:
@@ -804,68 +915,77 @@ def _answer(battle: dict, flier: str, attacker: str) -> dict | None:
     return None
 
 
-def _flier_answered(came_down: bool):
-    def handler(state: dict, data: dict) -> None:
-        battle = _battle(state, data)
-        _fighting(state, battle)
-        flier = _on_board(state, battle, data["flier"])
-        attacker = _on_board(state, battle, data["attacker"])
-        name, foe = who(state, flier), who(state, attacker)
-        if flier["movement"] != "flier":
-            raise RuleViolation(f"only a flier chooses whether to come down ({name} walks)")
-        if attacker["side"] == flier["side"]:
-            raise RuleViolation(f"a flier answers only an enemy's attack ({foe} is a friend)")
-        turn = battle["turn"]
-        # once the flier's side has moved, the attacker's turn comes next: an answer given
-        # now is kept for that turn (the attacker may be asked before it moves)
-        ahead = attacker["side"] != turn["side"] and turn["moved"] is not None
-        if attacker["side"] != turn["side"] and not ahead:
-            raise RuleViolation(
-                f"a flier answers an attack during its enemy's turn, and it is "
-                f"{state['sides'][turn['side']]}'s turn ({name})"
-            )
-        if attacker["movement"] == "flier":
-            raise RuleViolation(
-                f"a flier attacked by a flier cannot refuse, so there is nothing to choose "
-                f"({name} attacked by {foe})"
-            )
-        if not ahead and turn["moved"] is not None and turn["moved"] != attacker["id"]:
-            moved = battle["pieces"][turn["moved"]]
-            raise RuleViolation(
-                f"the figure that moved is the one that attacks ({moved['name']} moved, "
-                f"not {attacker['name']})"
-            )
-        if not hexes.adjacent(flier["pos"], attacker["pos"]):
-            raise RuleViolation(
-                f"a monster attacks only an enemy right next to it ({foe} at "
-                f"{shown(attacker['pos'])}, {name} at {shown(flier['pos'])})"
-            )
-        answers = battle.get("next_answers", []) if ahead else turn["answers"]
-        if any(a["flier"] == flier["id"] and a["attacker"] == attacker["id"] for a in answers):
-            raise RuleViolation(f"{name} already answered {foe} this turn")
-        if not came_down and not may_refuse(battle, flier):
-            raise RuleViolation(
-                f"a flier that is its side's last figure besides the king cannot refuse to "
-                f"fight ({name})"
-            )
-        answer = {"flier": flier["id"], "attacker": attacker["id"], "came_down": came_down}
-        if ahead:
-            battle["next_answers"] = [*answers, answer]
-        else:
-            answers.append(answer)
-        battle["last_action"] = {
-            "type": "came-down" if came_down else "stayed-aloft",
-            "flier": flier["id"],
-            "attacker": attacker["id"],
-        }
+@handlers.on("FlierCameDown")
+def flier_came_down(state: dict, event: Event) -> None:
+    _flier_answered(state, event.data, came_down=True)
 
-    return handler
+
+@handlers.on("FlierStayedAloft")
+def flier_stayed_aloft(state: dict, event: Event) -> None:
+    _flier_answered(state, event.data, came_down=False)
+
+
+def _flier_answered(state: dict, data: dict, came_down: bool) -> None:
+    battle = _battle(state, data)
+    _fighting(state, battle)
+    flier = _on_board(state, battle, data["flier"])
+    attacker = _on_board(state, battle, data["attacker"])
+    name, foe = who(state, flier), who(state, attacker)
+    if flier["movement"] != "flier":
+        raise RuleViolation(f"only a flier chooses whether to come down ({name} walks)")
+    if attacker["side"] == flier["side"]:
+        raise RuleViolation(f"a flier answers only an enemy's attack ({foe} is a friend)")
+    turn = battle["turn"]
+    # once the flier's side has moved, the attacker's turn comes next: an answer given
+    # now is kept for that turn (the attacker may be asked before it moves)
+    ahead = attacker["side"] != turn["side"] and turn["moved"] is not None
+    if attacker["side"] != turn["side"] and not ahead:
+        raise RuleViolation(
+            f"a flier answers an attack during its enemy's turn, and it is "
+            f"{state['sides'][turn['side']]}'s turn ({name})"
+        )
+    if attacker["movement"] == "flier":
+        raise RuleViolation(
+            f"a flier attacked by a flier cannot refuse, so there is nothing to choose "
+            f"({name} attacked by {foe})"
+        )
+    if not ahead and turn["moved"] is not None and turn["moved"] != attacker["id"]:
+        moved = battle["pieces"][turn["moved"]]
+        raise RuleViolation(
+            f"the figure that moved is the one that attacks ({moved['name']} moved, "
+            f"not {attacker['name']})"
+        )
+    if not hexes.adjacent(flier["pos"], attacker["pos"]):
+        raise RuleViolation(
+            f"a monster attacks only an enemy right next to it ({foe} at "
+            f"{shown(attacker['pos'])}, {name} at {shown(flier['pos'])})"
+        )
+    answers = battle.get("next_answers", []) if ahead else turn["answers"]
+    if any(a["flier"] == flier["id"] and a["attacker"] == attacker["id"] for a in answers):
+        raise RuleViolation(f"{name} already answered {foe} this turn")
+    if not came_down and not may_refuse(battle, flier):
+        raise RuleViolation(
+            f"a flier that is its side's last figure besides the king cannot refuse to "
+            f"fight ({name})"
+        )
+    answer = {"flier": flier["id"], "attacker": attacker["id"], "came_down": came_down}
+    if ahead:
+        battle["next_answers"] = [*answers, answer]
+    else:
+        answers.append(answer)
+    battle["last_action"] = {
+        "type": "came-down" if came_down else "stayed-aloft",
+        "flier": flier["id"],
+        "attacker": attacker["id"],
+    }
 
 
 # -- the end of a battle -----------------------------------------------------------------------
 
 
-def battle_ended(state: dict, data: dict) -> None:
+@handlers.on("BattleEnded")
+def battle_ended(state: dict, event: Event) -> None:
+    data = event.data
     battle = _battle(state, data)
     winner, reason = data["winner"], data["reason"]
     if winner is not None and winner not in state["sides"]:
@@ -907,15 +1027,3 @@ def battle_ended(state: dict, data: dict) -> None:
             "turns": turn["number"] if turn else 0,
         }
     )
-
-
-HANDLERS = {
-    "BattleBegun": battle_begun,
-    "FiguresChosen": figures_chosen,
-    "FigurePlaced": figure_placed,
-    "FigureMoved": figure_moved,
-    "FlierCameDown": _flier_answered(True),
-    "FlierStayedAloft": _flier_answered(False),
-    "AttackMade": attack_made,
-    "BattleEnded": battle_ended,
-}

@@ -146,56 +146,60 @@ class AttackDice(Drawn):
         return value
 
 
-class BattleBegunSchema(EventSchema):
+class BattleBegun(EventSchema):
     battle = fields.Str(**ID)
     map = fields.Str(**ID)
     first = FirstPlayer()
 
 
-class FiguresChosenSchema(EventSchema):
+class FiguresChosen(EventSchema):
     battle = fields.Str(**ID)
     figures = fields.List(fields.Str(**ID), required=True, validate=validate.Length(min=1, max=30))
     king = fields.Str(**ID)
 
 
-class FigurePlacedSchema(EventSchema):
+class FigurePlaced(EventSchema):
     battle = fields.Str(**ID)
     piece = fields.Str(**ID)
     at = coordinate(required=True)
 
 
-class FigureMovedSchema(EventSchema):
+class FigureMoved(EventSchema):
     battle = fields.Str(**ID)
     piece = fields.Str(**ID)
     path = Path(required=True, validate=validate.Length(min=1, max=100))
 
 
-class FlierAnsweredSchema(EventSchema):
+class FlierCameDown(EventSchema):
     battle = fields.Str(**ID)
     flier = fields.Str(**ID)
     attacker = fields.Str(**ID)
 
 
-class AttackMadeSchema(EventSchema):
+class FlierStayedAloft(FlierCameDown):
+    """The same fields as `FlierCameDown`: the flier, and the attacker it answers."""
+
+
+class AttackMade(EventSchema):
     battle = fields.Str(**ID)
     attacker = fields.Str(**ID)
     defender = fields.Str(**ID)
     rounds = AttackDice()
 
 
-class BattleEndedSchema(EventSchema):
+class BattleEnded(EventSchema):
     battle = fields.Str(**ID)
     winner = fields.Str(required=True, allow_none=True)
     reason = fields.Str(required=True, validate=validate.OneOf(rules.REASONS))
 
 
 EVENTS = {
-    "BattleBegun": BattleBegunSchema,
-    "FiguresChosen": FiguresChosenSchema,
-    "FigurePlaced": FigurePlacedSchema,
-    "FigureMoved": FigureMovedSchema,
-    "FlierCameDown": FlierAnsweredSchema,
-    "FlierStayedAloft": FlierAnsweredSchema,
-    "AttackMade": AttackMadeSchema,
-    "BattleEnded": BattleEndedSchema,
+    "BattleBegun": BattleBegun,
+    "FiguresChosen": FiguresChosen,
+    "FigurePlaced": FigurePlaced,
+    "FigureMoved": FigureMoved,
+    "FlierCameDown": FlierCameDown,
+    "FlierStayedAloft": FlierStayedAloft,
+    "AttackMade": AttackMade,
+    "BattleEnded": BattleEnded,
 }

@@ -1,4 +1,8 @@
-"""What a player may see and do: the rules' answers the pages ask for."""
+"""What a player may see and do: the rules' answers the pages ask for.
+
+Monster battles' templates call these as ``system.views.moves(...)``; each asks the rules
+(rules.py) and restates none.
+"""
 
 from __future__ import annotations
 
@@ -53,56 +57,43 @@ def placements(state: dict, piece_id: str) -> list[str]:
     piece = battle["pieces"].get(piece_id)
     if piece is None or piece["pos"] is not None:
         return []
-    castle = battle["castles"][piece["side"]]
-    if piece["king"]:
-        return [castle]
-    if rules.king_of(battle, piece["side"])["pos"] is None:
-        return []
-    free = [
-        space
-        for space, terrain in battle["spaces"].items()
-        if space not in battle["board"] and rules._may_stand(piece, terrain)
-    ]
-    if not free:
-        return []
-    nearest = min(hexes.distance(space, castle) for space in free)
+    nearest = rules.nearest_free(battle, piece)
     return sorted(
-        (s for s in free if hexes.distance(s, castle) == nearest), key=lambda s: hexes.coords(s)
+        (
+            space
+            for space in battle["spaces"]
+            if _allowed(rules.check_placement, state, battle, piece, space, nearest)
+        ),
+        key=hexes.coords,
     )
 
 
 def moves(state: dict, piece_id: str) -> dict[str, list[str]]:
     """The moves the rules allow the figure now: destination -> one legal path.
 
-    Like `destinations`, and also keeps a lone king to its forced march and holds back the
-    other side while a lone king still owes its attack.
+    Like `destinations`, each path then asked of the rules of a move (`rules.check_move`),
+    which keep a lone king to its forced march and hold back the other side while a lone
+    king still owes its attack.
     """
     out = destinations(state, piece_id)
     if not out:
         return {}
     battle = state["battle"]
     piece = battle["pieces"][piece_id]
-    side = piece["side"]
-    if side != battle["turn"]["side"]:
-        try:
-            rules._check_turn_may_end(state, battle)
-        except RuleViolation:
-            return {}
-    if rules.lone_king(battle, side):
-        start = piece["pos"]
-        kept = {}
-        castle = battle["castles"][rules.other(state, side)]
-        for end, path in out.items():
-            if piece["king"] and castle in path:  # entering the enemy castle wins
-                kept[end] = path
-                continue
-            try:
-                rules._check_lone_king_march(state, battle, piece, start, end)
-            except RuleViolation:
-                continue
-            kept[end] = path
-        out = kept
-    return out
+    return {
+        end: path
+        for end, path in out.items()
+        if _allowed(rules.check_move, state, battle, piece, path)
+    }
+
+
+def _allowed(check, *args) -> bool:
+    """Whether a rule of rules.py accepts `args` (it raises RuleViolation when not)."""
+    try:
+        check(*args)
+    except RuleViolation:
+        return False
+    return True
 
 
 def movers(state: dict) -> list[str]:
@@ -124,12 +115,7 @@ def attack_options(state: dict, attacker_id: str) -> list[dict]:
     for defender_id in targets(state, attacker_id):
         attacker = battle["pieces"][attacker_id]
         defender = battle["pieces"][defender_id]
-        ask = (
-            defender["movement"] == "flier"
-            and attacker["movement"] != "flier"
-            and rules.may_refuse(battle, defender)
-            and rules._answer(battle, defender_id, attacker_id) is None
-        )
+        ask = rules.awaited_answer(battle, attacker, defender) == "ask"
         out.append({"defender": defender_id, "ask": ask})
     return out
 
@@ -139,3 +125,28 @@ def may_stay_aloft(state: dict, flier_id: str) -> bool:
     battle = state["battle"]
     flier = battle["pieces"].get(flier_id) if battle else None
     return bool(flier) and rules.may_refuse(battle, flier)
+
+
+def outcome_words(state: dict) -> str:
+    """How the battle under way was decided (or ended), in words; "" when it was not."""
+    battle = state.get("battle")
+    if not battle or not battle.get("outcome"):
+        return ""
+    return rules.outcome_words(state, battle)
+
+
+def map_layout(state: dict, map_id: str) -> dict:
+    """A map of the campaign as spaces ("q,r" -> terrain) and castles (side -> space)."""
+    spaces, castles = hexes.parse_rows(state["maps"][map_id]["rows"])
+    first, second = state["order"]
+    return {"spaces": spaces, "castles": {first: castles["A"], second: castles["B"]}}
+
+
+def shown(space: str) -> str:
+    """A space as players read it: (q, r)."""
+    return hexes.shown(space)
+
+
+def path_text(path: list[str]) -> str:
+    """A path as a form sends it back: "3,2 3,3"."""
+    return " ".join(path)

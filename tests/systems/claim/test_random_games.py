@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tracker.events import Event
-from tracker.systems.claim import legal_cards, system
+from tracker.systems.claim import system
+from tracker.systems.claim.rules import legal_cards
 
 PLAYERS = [{"id": "ana", "name": "Ana"}, {"id": "ben", "name": "Ben"}]
 SETTINGS = system.load_settings(system.prepare_settings({"players": PLAYERS}))

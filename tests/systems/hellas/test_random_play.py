@@ -276,7 +276,7 @@ def _legal(state, what):
                 move = {"origin": rid, "destination": to, "count": place["hoplites"][who]}
                 return "HoplitesMoved", {"player": who, "moves": [move]}
     if what == "quest":
-        open_quests = system.choices(state, who)["quests_open"]
+        open_quests = system.views.choices(state, who)["quests_open"]
         if open_quests:
             return "QuestUndertaken", {"player": who, "quest": open_quests[0]}
         if game["heroes"][who]["quest"]:

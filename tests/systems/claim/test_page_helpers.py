@@ -6,51 +6,58 @@ from tracker.systems.claim import system
 
 
 def test_the_first_game_to_deal_is_game_1(h, state):
-    assert system.next_game(state) == 1
+    assert system.views.next_game(state) == 1
 
 
 def test_no_game_is_to_be_dealt_while_one_is_under_way(h):
-    assert system.next_game(h.dealt()) is None
+    assert system.views.next_game(h.dealt()) is None
 
 
 def test_the_game_after_a_finished_one_is_the_next_number(h):
     state = h.dealt()
     while not state["game"]["over"]:
         h.play_trick(state)
-    assert system.next_game(state) == 2
+    assert system.views.next_game(state) == 2
 
 
 def test_the_leader_is_told_it_may_lead_any_card(h):
     state = h.turn_up(h.dealt(leader="ana"))
-    assert system.play_hint(state, "ana") == "lead any card of your hand"
-    assert system.play_hint(state, "ben") is None
+    assert system.views.play_hint(state, "ana") == "lead any card of your hand"
+    assert system.views.play_hint(state, "ben") is None
 
 
 def test_nobody_is_told_to_play_before_the_card_is_turned_up(h):
     state = h.dealt(leader="ana")
-    assert system.play_hint(state, "ana") is None and system.play_hint(state, "ben") is None
+    assert (
+        system.views.play_hint(state, "ana") is None
+        and system.views.play_hint(state, "ben") is None
+    )
 
 
 def test_a_follower_holding_the_led_faction_is_told_to_follow_it_or_play_a_doppelganger(h):
     state = h.turn_up(h.dealt(ana=["knights-5"], ben=["knights-3"]))
     h.play(state, "ana", "knights-5")
-    assert system.play_hint(state, "ben") == "follow Knights, or play one of your Doppelgangers"
+    assert (
+        system.views.play_hint(state, "ben") == "follow Knights, or play one of your Doppelgangers"
+    )
 
 
 def test_a_follower_void_in_the_led_faction_is_told_it_may_play_any_card(h):
     state = h.turn_up(h.dealt(ana=["knights-5"], void={"ben": ["knights"]}))
     h.play(state, "ana", "knights-5")
-    assert system.play_hint(state, "ben") == "you hold no Knights: play any card"
+    assert system.views.play_hint(state, "ben") == "you hold no Knights: play any card"
 
 
 def test_a_led_doppelganger_is_to_be_followed_by_a_doppelganger(h):
     state = h.turn_up(h.dealt(ana=["doppelgangers-5"], ben=["doppelgangers-1"]))
     h.play(state, "ana", "doppelgangers-5")
-    assert system.play_hint(state, "ben") == "a Doppelganger was led: follow with a Doppelganger"
+    assert (
+        system.views.play_hint(state, "ben") == "a Doppelganger was led: follow with a Doppelganger"
+    )
 
 
 def test_a_card_face_gives_its_faction_names_and_value(state):
-    assert system.face(state, "dwarves-7") == {
+    assert system.views.face(state, "dwarves-7") == {
         "card": "dwarves-7",
         "faction": "dwarves",
         "name": "Dwarves",
@@ -61,12 +68,12 @@ def test_a_card_face_gives_its_faction_names_and_value(state):
 
 
 def test_a_hidden_card_has_no_face(state):
-    face = system.face(state, None)
+    face = system.views.face(state, None)
     assert face["card"] is None and face["faction"] is None and face["words"] == "a hidden card"
 
 
 def test_a_pile_is_sorted_by_faction_in_deck_order_then_value(state):
-    groups = system.by_faction(state, ["undead-3", "goblins-9", "undead-1", "goblins-0"])
+    groups = system.views.by_faction(state, ["undead-3", "goblins-9", "undead-1", "goblins-0"])
     assert groups == [
         {"faction": "goblins", "name": "Goblins", "cards": ["goblins-0", "goblins-9"]},
         {"faction": "undead", "name": "Undead", "cards": ["undead-1", "undead-3"]},
@@ -88,8 +95,8 @@ def test_each_trick_is_settled_by_the_second_card_played_to_it():
         _event(9, "CardPlayed", game=1, player="ana", card="goblins-1"),
         _event(10, "CardPlayed", game=2, player="ana", card="goblins-1"),
     ]
-    assert system.trick_versions(events, 1) == [5, 9]
-    assert system.trick_versions(events, 2) == []
+    assert system.views.trick_versions(events, 1) == [5, 9]
+    assert system.views.trick_versions(events, 2) == []
 
 
 def test_an_empty_factions_list_from_a_form_gets_the_chosen_deck(h):
