@@ -269,7 +269,7 @@ def test_an_expert_exile_is_made_from_the_form_by_the_player_due(client, svc):
 def test_the_board_offers_a_chosen_character_exactly_its_legal_actions(client, svc):
     cid = imported(svc, STANDARD, upto=19)  # Bob's action phase, turn 4
     state = svc.state(cid).state
-    offered = svc.state(cid).system.action_options(state, "bob")
+    offered = svc.state(cid).system.views.action_options(state, "bob")
     html = client.get(f"/c/{cid}/match?piece=wanderer").get_data(as_text=True)
     forms = [
         f
@@ -311,7 +311,7 @@ def test_action_buttons_name_the_character_and_where_it_goes(client, svc):
 def test_ability_buttons_say_what_happens_to_the_target_too(client, svc):
     cid = imported(svc, EXPERT, upto=23)  # Bob's turn: the Rider may charge
     state = svc.state(cid).state
-    offered = svc.state(cid).system.action_options(state, "bob")
+    offered = svc.state(cid).system.views.action_options(state, "bob")
     labels = [o["label"] for opts in offered.values() for o in opts]
     assert any(label.startswith("Corvin of the Long Road (Rider) rides to (") for label in labels)
     assert any(label.endswith("(takes Alice's Leader)") for label in labels)
@@ -331,11 +331,11 @@ def test_each_recruit_is_explained_where_it_can_be_recruited(client, svc):
     cid = imported(svc, EXPERT, upto=19)  # Alice's recruitment, turn 3
     view = svc.state(cid)
     body = text(client.get(f"/c/{cid}/match"))
-    offered = view.system.recruit_options(view.state, "alice")
+    offered = view.system.views.recruit_options(view.state, "alice")
     assert offered
     for card in offered:
-        for piece in view.system.card_pieces(view.state, card):
-            assert view.system.ability_help(piece["ability"]) + "." in body
+        for piece in view.system.views.card_pieces(view.state, card):
+            assert view.system.views.ability_help(piece["ability"]) + "." in body
 
 
 def test_recruit_and_nemesis_buttons_name_the_character_and_where_it_goes(client, svc):
@@ -438,7 +438,7 @@ def test_recruitment_offers_each_card_of_the_row_on_each_free_space(client, svc)
     cid = imported(svc, STANDARD, upto=26)  # Alice's recruitment, turn 5
     html = client.get(f"/c/{cid}/match").get_data(as_text=True)
     forms = buttons_of(html, "CharacterRecruited")
-    offered = svc.state(cid).system.recruit_options(svc.state(cid).state, "alice")
+    offered = svc.state(cid).system.views.recruit_options(svc.state(cid).state, "alice")
     assert len(forms) == sum(len(v) for v in offered.values()) == 9
     assert all(
         ("spaces", "-2,3") in f or ("spaces", "1,2") in f or ("spaces", "-1,3") in f for f in forms

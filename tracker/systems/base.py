@@ -113,12 +113,7 @@ class GameSystem:
 
     def upcast(self, event: Event) -> Event:
         """`event` with its data brought to the current shape (the same event if unchanged)."""
-        steps = self.upcasters.get(event.type)
-        if not steps:
-            return event
-        data = event.data
-        for step in steps:
-            data = step(data)
+        data = self.upcast_data(event.type, event.data)
         if data is event.data:
             return event
         return Event(
@@ -131,6 +126,19 @@ class GameSystem:
             event.recorded_at,
             event.hash,
         )
+
+    def upcast_data(self, event_type: str, data: dict) -> dict:
+        """An event's data, as recorded, in the shape its schema reads now (`data` itself when
+        it is in that shape already)."""
+        for step in self.upcasters.get(event_type, ()):
+            data = step(data)
+        return data
+
+    def as_recorded(self, recorded: dict, shaped: dict, loaded: dict) -> dict:
+        """What is stored of an event imported in an older shape: its data as recorded, with
+        the defaults its schema filled in (`shaped` is `recorded` upcast, `loaded` that
+        loaded). Its hash is then the one the tracker gave it when that shape was current."""
+        return {**recorded, **{key: v for key, v in loaded.items() if key not in shaped}}
 
     def allows(self, state: dict, event_type: str, data: dict) -> str | None:
         """May this event be recorded now? None if the rules accept it, else why not, in words.

@@ -6,7 +6,7 @@ from leaders_table import ALICE, BOB, DECK, Table, arranged
 from sentences import sample_words, sentence_problems
 
 from tracker.events import Event
-from tracker.systems.leaders import options, rules, system
+from tracker.systems.leaders import rules, system, views
 
 # -- the words of every event type ---------------------------------------------------------
 
@@ -31,10 +31,10 @@ def action_words() -> tuple[list[tuple[str, str]], set]:
     action seen (ability, form)."""
     table = arranged(EVERY_ABILITY)
     said, kinds = [], set()
-    for piece_id, offered in system.action_options(table.state, ALICE).items():
+    for piece_id, offered in system.views.action_options(table.state, ALICE).items():
         for option in offered:
             kind, data = option["type"], option["data"]
-            after = options.trial(table.state, kind, data)
+            after = views.trial(table.state, kind, data)
             event = Event(None, "c", 0, kind, data, {}, None, None)
             said += [(kind, option["label"]), (kind, system.describe(after, event))]
             kinds.add((table.match["pieces"][piece_id]["ability"], kind, data.get("form")))

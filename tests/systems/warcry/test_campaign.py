@@ -4,7 +4,7 @@ and passing artefacts, the quest's end and the next quest, and the campaign's st
 
 import pytest
 
-from tracker.systems.warcry import system
+from tracker.systems.warcry import rules, system
 
 
 def reavers(c, wid="reav", fighters=("soot-brute", "hookwielder", "ash-runner")):
@@ -58,7 +58,7 @@ def test_a_warband_is_founded_from_a_faction_of_the_content(new_campaign):
     c.do("WarbandFounded", warband="b", name="B", player="Ben", faction="gloamfeather COURT")
     assert c.wb("a")["faction"] == "Cinderborn Reavers" and c.wb("a")["faction_id"]
     assert c.wb("b")["faction_id"] == "gloamfeather-court"
-    assert set(system.profiles(c.state, c.wb("a"))) >= {"reaver-chieftain", "soot-brute"}
+    assert set(system.views.profiles(c.state, c.wb("a"))) >= {"reaver-chieftain", "soot-brute"}
 
 
 def test_a_fighter_added_from_a_profile_takes_its_runemarks_and_points(new_campaign):
@@ -175,7 +175,7 @@ def heavy(c, wid, points):
     others = [f for f in c.wb(wid)["active"] if not fighters[f]["leader"]]
     for fid in others:
         fighters[fid]["points"] = 100
-    fighters[system._leader(c.wb(wid))]["points"] = points - 100 * len(others)
+    fighters[rules.leader(c.wb(wid))]["points"] = points - 100 * len(others)
 
 
 def test_a_battle_fields_at_most_a_thousand_points(campaign):
@@ -203,7 +203,7 @@ def test_a_battle_fields_at_most_a_thousand_points(campaign):
 
 def test_each_territory_adds_fifty_points_to_the_muster(campaign):
     campaign.wb("iron")["territories"] = ["Mill", "Ford"]
-    assert system.muster_limit(campaign.state, campaign.wb("iron")) == 1100
+    assert system.views.muster_limit(campaign.state, campaign.wb("iron")) == 1100
     heavy(campaign, "iron", 1100)
     fight(campaign, "b1", "iron")
 
@@ -235,11 +235,11 @@ def test_reinforcements_cost_a_glory_for_each_ten_points_and_count_in_the_next_b
     campaign.do("ReinforcementsBought", warband="crow", against="iron", points=70)
     assert campaign.wb("crow")["glory"] == 0
     assert campaign.wb("crow")["ledger"][-1]["amount"] == -7
-    assert system.muster_limit(campaign.state, campaign.wb("crow"), "iron") == 1070
+    assert system.views.muster_limit(campaign.state, campaign.wb("crow"), "iron") == 1070
     heavy(campaign, "crow", 1070)
     fight(campaign, "b1", "crow")
     assert campaign.wb("crow")["reinforcements"] is None  # spent on that battle
-    assert system.muster_limit(campaign.state, campaign.wb("crow"), "iron") == 1000
+    assert system.views.muster_limit(campaign.state, campaign.wb("crow"), "iron") == 1000
 
 
 def test_reinforcements_are_bought_before_mustering_not_in_an_aftermath(campaign):

@@ -381,7 +381,7 @@ def test_a_fighter_may_discard_its_artefact_to_take_a_new_one(campaign):
     campaign.battle()
     campaign.to_step("iron", 5)
     campaign.do("SearchRolled", warband="iron", dice=[2, 3])
-    campaign.do("ArtefactDiscarded", warband="iron", fighter="iron-2", artefact="lesser")
+    campaign.do("ArtefactDiscarded", warband="iron", fighter="iron-2", discarded="lesser")
     campaign.do("ArtefactGiven", warband="iron", fighter="iron-2", artefact="Whetted Hook")
     assert campaign.fighter("iron", "iron-2")["lesser_artefact"]["name"] == "Whetted Hook"
 

@@ -138,7 +138,7 @@ def fragile_owed(c):
 
 def test_a_perishable_roll_never_destroys_an_artefact_that_is_not_fragile(campaign):
     c = fragile_owed(campaign)
-    c.do("ArtefactDiscarded", warband="iron", fighter="iron-2", artefact="lesser")
+    c.do("ArtefactDiscarded", warband="iron", fighter="iron-2", discarded="lesser")
     c.do("ArtefactGiven", warband="iron", fighter="iron-2", artefact="Whetted Hook")
     if "iron-2" in c.wb("iron")["aftermath"]["perishable"]:
         c.do("PerishableRolled", warband="iron", fighter="iron-2", dice=[1])
@@ -147,7 +147,7 @@ def test_a_perishable_roll_never_destroys_an_artefact_that_is_not_fragile(campai
 
 def test_a_perishable_roll_for_a_discarded_artefact_is_refused_in_words(campaign):
     c = fragile_owed(campaign)
-    c.do("ArtefactDiscarded", warband="iron", fighter="iron-2", artefact="lesser")
+    c.do("ArtefactDiscarded", warband="iron", fighter="iron-2", discarded="lesser")
     words = c.refused("PerishableRolled", warband="iron", fighter="iron-2", dice=[1])
     assert "perishable roll" in words
 
@@ -262,7 +262,7 @@ def test_a_warband_may_decline_the_reward_of_its_map_point(campaign):
     c.do("AftermathStepCompleted", warband="iron", step=7)
     assert c.wb("iron")["aftermath"] is None
     assert all(f["artefact_of_power"] is None for f in c.wb("iron")["fighters"].values())
-    report = system.battle(c.state, battle)["aftermath"]["iron"]
+    report = system.views.battle(c.state, battle)["aftermath"]["iron"]
     assert report["reward"] == {"kind": "artefact", "declined": True}
 
 

@@ -36,7 +36,7 @@ def state(sample):
 def reports(state):
     """Every (battle, warband, report) of the aftermaths in the campaign."""
     return [
-        (battle, wid, system.report(state, battle, wid))
+        (battle, wid, system.views.report(state, battle, wid))
         for battle in state["battles"]
         for wid in battle["warbands"]
     ]
@@ -285,7 +285,7 @@ def test_the_sample_has_a_convergence_fought_by_an_aspirant_and_an_adversary(sta
     searches = [
         s
         for b in fought
-        for s in system.report(state, b, b["adversary"])["searches"]
+        for s in system.views.report(state, b, b["adversary"])["searches"]
         if s["adversary"]
     ]
     assert searches  # the Adversary searched once more
