@@ -801,3 +801,16 @@ def test_a_battle_report_names_its_scenario_notes_aspirant_and_adversary(client,
     assert "Battle b5: Second Crossing" in body
     assert "(Crowmarch the Aspirant, Ironjaws the Adversary)" in body
     assert "The Adversary's search" in body
+
+
+def test_the_discard_button_sends_the_discarded_field_and_discards(client, sample, svc):
+    url = f"/c/{sample}/warband?warband=ironjaws"
+    assert 'name="discarded" value="lesser"' in client.get(url).get_data(as_text=True)
+    head = version(svc, sample)
+    data = form("ArtefactDiscarded", head, warband="ironjaws", fighter="varka", discarded="lesser")
+    assert client.post(url, data=data).status_code == 302
+    assert svc.store.event(sample, head + 1).data == {
+        "warband": "ironjaws",
+        "fighter": "varka",
+        "discarded": "lesser",
+    }

@@ -1169,12 +1169,7 @@ def _check_new_artefact(wb, am, fighter, artefact, data) -> dict | None:
         held = fighters[fid]["artefact_of_power"]
         if held is not None and held.get("id") == artefact["id"]:
             raise RuleViolation(f"{fighters[fid]['name']} already holds the {artefact['name']}")
-    room_for = am.get("room_for")
-    if room_for is not None and room_for != data["fighter"]:
-        raise RuleViolation(
-            f"{fighters[room_for]['name']} passed on an artefact of power to make room "
-            f"for the new one: the {artefact['name']} goes to {fighters[room_for]['name']}"
-        )
+    check_made_room(wb, am, data["fighter"], artefact["name"])
     if data["pass_to"] is not None:
         return _room(wb, fighter, data["pass_to"])
     if fighter["artefact_of_power"] is not None:
@@ -1185,6 +1180,17 @@ def _check_new_artefact(wb, am, fighter, artefact, data) -> dict | None:
             f"it first)"
         )
     return None
+
+
+def check_made_room(wb, am, fid, artefact_name="new artefact of power"):
+    """Refuse the new artefact of power for any fighter but the one who made room for it."""
+    room_for = am.get("room_for") if am else None
+    if room_for is not None and room_for != fid:
+        name = wb["fighters"][room_for]["name"]
+        raise RuleViolation(
+            f"{name} passed on an artefact of power to make room "
+            f"for the new one: the {artefact_name} goes to {name}"
+        )
 
 
 def _room(wb, fighter, pass_to) -> dict:
@@ -1216,7 +1222,7 @@ def command_trait_gained(state, event):
         if other["status"] == "active" and (other["command_trait"] or {}).get("id") == trait["id"]:
             raise RuleViolation(f"{other['name']} already has the trait {trait['name']}")
     leader_id = leader(wb)
-    target = _trait_bearer(wb, leader_id, data["fighter"])
+    target = trait_bearer(wb, leader_id, data["fighter"])
     _advance(state, wb, 7, version)
     if target != leader_id:
         previous = wb["favoured"]
@@ -1235,7 +1241,7 @@ def command_trait_gained(state, event):
     _finish(state, wb)
 
 
-def _trait_bearer(wb, leader_id, named) -> str:
+def trait_bearer(wb, leader_id, named) -> str:
     """Who takes a new command trait: the leader while it has none, else the favoured
     warrior the event names."""
     its_leader = wb["fighters"][leader_id]

@@ -7,6 +7,8 @@ asks whether an event may be recorded asks `system.allows`.
 
 from __future__ import annotations
 
+from tracker.errors import RuleViolation
+from tracker.systems.warcry import rules, tables
 from tracker.systems.warcry import tables as t
 from tracker.systems.warcry.rules import (
     battle,
@@ -20,6 +22,7 @@ from tracker.systems.warcry.rules import (
 
 __all__ = [
     "aftermath_view",
+    "artefact_takers",
     "battle",
     "convergence_point",
     "muster_limit",
@@ -27,6 +30,8 @@ __all__ = [
     "profiles",
     "public_state",
     "report",
+    "tables",
+    "trait_bearers",
     "visible_state",
 ]
 
@@ -78,3 +83,28 @@ def public_state(state) -> dict:
         ],
         "archived_battles": len(state["battle_ids"]) - len(state["battles"]),
     }
+
+
+def artefact_takers(state, wb) -> list[str]:
+    """The active fighters a new artefact of power may go to now, as the rules say (only the
+    fighter who made room for it, once one did)."""
+    am = wb["aftermath"]
+    return [fid for fid in wb["active"] if _accepted(rules.check_made_room, wb, am, fid)]
+
+
+def trait_bearers(state, wb) -> list[str | None]:
+    """Whom a new command trait may go to now, as the rules say: [None] when it goes to the
+    leader without naming anyone, else the fighters who may be named its favoured warrior."""
+    leader_id = rules.leader(wb)
+    if _accepted(rules.trait_bearer, wb, leader_id, None):
+        return [None]
+    others = [fid for fid in wb["active"] if fid != leader_id]
+    return [fid for fid in others if _accepted(rules.trait_bearer, wb, leader_id, fid)]
+
+
+def _accepted(rule, *args) -> bool:
+    try:
+        rule(*args)
+    except RuleViolation:
+        return False
+    return True
