@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import copy
+import sys
+from pathlib import Path
 
 import pytest
+
+# pytest runs with --import-mode=importlib, which puts no test folder on sys.path: the
+# helpers several test files share live in warcry_helpers.py beside this file.
+sys.path.insert(0, str(Path(__file__).parent))
 
 from tracker.errors import RuleViolation
 from tracker.events import Event
