@@ -8,24 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from tracker.service import Service
-from tracker.store import Store
 from tracker.systems.warcry import system
 
 SAMPLE = Path(__file__).resolve().parents[3] / "events" / "warcry-ember-crown.jsonl"
 CAMPAIGN = "ember-crown-sample"
 
 
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory):
-    store = Store(tmp_path_factory.mktemp("warcry") / "t.db")
-    store.init()
-    service = Service(store)
+@pytest.fixture
+def sample(service):
     [result] = service.import_lines(SAMPLE.read_text(encoding="utf-8").splitlines())
     view = service.state(CAMPAIGN)
     history = list(service.history(CAMPAIGN))
-    yield result, view, history, service
-    store.close()
+    return result, view, history, service
 
 
 @pytest.fixture
