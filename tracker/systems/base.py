@@ -4,9 +4,10 @@ A system is a package under ``tracker/systems/`` whose ``system`` attribute is a
 a `GameSystem` subclass. It imports nothing from Flask, SQLite, the store or the web layer.
 
 State is plain JSON data (dicts, lists, strings, numbers, booleans, None): it is copied,
-snapshotted and shown as JSON without any conversion. ``apply`` may change the state it is
-given and returns it; it checks every rule *before* changing anything, and raises
-`RuleViolation` with the rule in plain words when the event would break one.
+snapshotted and shown as JSON without any conversion. ``apply`` hands each event to the
+rules' handler for its type (`Handlers`), which checks every rule *before* changing anything,
+raises `RuleViolation` with the rule in plain words when the event would break one, and
+changes the state in place. docs/systems.md describes every member.
 """
 
 from __future__ import annotations
