@@ -18,3 +18,8 @@ def text(response) -> str:
     body = response.get_data(as_text=True)
     body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", body, flags=re.S)
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+
+
+def post_form(client, url, svc, type_, campaign="c", **fields):
+    """Send a page's form for an event of `type_`, at the campaign's version as it is now."""
+    return client.post(url, data=form(type_, version(svc, campaign), **fields))

@@ -8,14 +8,14 @@ from tracker.errors import InvalidEvent
 from tracker.systems.base import GameSystem, load_json
 
 from . import rules, views, words
-from .schemas import EVENTS, SettingsSchema
+from .schemas import EVENTS, Settings
 
 
 class LeadersSystem(GameSystem):
     name = "leaders"
     title = "Leaders"
     events = EVENTS
-    settings_schema = SettingsSchema
+    settings_schema = Settings
     side_field = "player"
     handlers = rules.handlers
     views = views
