@@ -120,9 +120,7 @@ class Characters(EventSchema):
 
 
 class Settings(EventSchema):
-    players = fields.List(
-        fields.Nested(Player), required=True, validate=validate.Length(equal=2)
-    )
+    players = fields.List(fields.Nested(Player), required=True, validate=validate.Length(equal=2))
     board = fields.Nested(Board, required=True)
     characters = fields.Nested(Characters, required=True)
 
