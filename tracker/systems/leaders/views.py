@@ -17,15 +17,17 @@ from tracker.events import Event
 from . import geometry as geo
 from . import rules
 from . import words as words_
-from .rules import card_label
+from .rules import HAND_LIMIT, card_label, hand_size
 from .words import ability_help
 
 __all__ = [
+    "HAND_LIMIT",
     "ability_help",
     "action_options",
     "card_label",
     "card_pieces",
     "exile_options",
+    "hand_size",
     "leader_options",
     "may_end_turn",
     "nemesis_options",
@@ -37,11 +39,11 @@ __all__ = [
 # -- what a side may see ------------------------------------------------------------------
 
 
-def visible_state(state: dict, viewer: str | None = None) -> dict:
+def visible_state(state: dict, side: str | None = None) -> dict:
     """The state as anyone at the table sees it: the deck's order replaced by its size.
 
     Returns a new top-level dict (and match dict) sharing everything else with `state`.
-    The viewer does not matter yet: every other fact of Leaders lies open on the table.
+    The side does not matter yet: every other fact of Leaders lies open on the table.
     """
     match = state.get("match")
     if not match or match.get("phase") == "over":

@@ -1,15 +1,16 @@
 """What a Warcry side may see and may choose next: the page helpers its templates call as
 ``system.views.<name>(...)``.
 
-Nothing here decides a rule: the helpers read the state the rules folded, and a page that
-asks whether an event may be recorded asks `system.allows`.
+Nothing here decides a rule: the helpers read the state the rules folded, or ask the rules'
+own checks (`trait_bearers`, `artefact_takers`); a page that asks whether an event may be
+recorded asks `system.allows`. `tables` gives the pages the campaign's numbers (prices,
+limits) as the rules use them.
 """
 
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
 from tracker.systems.warcry import rules, tables
-from tracker.systems.warcry import tables as t
 from tracker.systems.warcry.rules import (
     battle,
     convergence_point,
@@ -49,7 +50,7 @@ def aftermath_view(state, wb) -> dict | None:
     return {
         "battle": am["battle"],
         "step": am["step"],
-        "step_title": t.STEPS[am["step"]],
+        "step_title": tables.STEPS[am["step"]],
         "owed": owed(state, wb),
         "found": am["found"],
         "reward": am["reward"],
