@@ -14,6 +14,7 @@ from pathlib import Path
 from tracker import systems
 from tracker.dice import SeededRoller
 from tracker.events import Event
+from tracker.systems.warcry import rules
 from tracker.systems.warcry import tables as t
 
 SYSTEM = systems.get("warcry")
@@ -100,18 +101,18 @@ class Driver:
         sides, convergence = [], []
         for wid in (a, b):
             wb = warbands[wid]
-            active = SYSTEM._active(wb)
+            active = wb["active"]
             self.rng.shuffle(active)
             fielded = active[: t.MAX_FIELDED]
-            leader = SYSTEM._leader(wb)
+            leader = rules.leader(wb)
             if leader not in fielded:
                 fielded[-1] = leader
-            limit = SYSTEM.muster_limit(self.state, wb, b if wid == a else a)
+            limit = SYSTEM.views.muster_limit(self.state, wb, b if wid == a else a)
             while sum(wb["fighters"][f]["points"] for f in fielded) > limit:
                 fielded.remove(next(f for f in reversed(fielded) if f != leader))
             down = self.rng.sample(fielded, min(len(fielded), self.rng.randint(0, 3)))
             sides.append({"warband": wid, "fighters": fielded, "taken_down": down})
-            point = SYSTEM._quest(self.state, wb)["map"][wb["map_position"]]
+            point = rules.quest_of(self.state, wb)["map"][wb["map_position"]]
             if point["kind"] == "convergence" and not wb["quest_complete"]:
                 convergence.append(wid)
         winner = self.rng.choice([a, b, a, b, None])
@@ -154,10 +155,10 @@ class Driver:
                     "DestinyRolled", {"warband": wid, "fighter": fid, "dice": [self.d()]}, wid
                 )
             elif step == 4:
-                active = SYSTEM._active(wb)
+                active = wb["active"]
                 while len(active) < 8:
                     yield from self._add(wid)
-                    active = SYSTEM._active(wb)
+                    active = wb["active"]
                 yield self._emit("AftermathStepCompleted", {"warband": wid, "step": 4}, wid)
             elif step == 5:
                 if not am["searched"]:
@@ -166,16 +167,12 @@ class Driver:
                     )
                 elif am["found"]:
                     found = am["found"][0]
-                    free = [
-                        f
-                        for f in SYSTEM._active(wb)
-                        if wb["fighters"][f]["lesser_artefact"] is None
-                    ]
+                    free = [f for f in wb["active"] if wb["fighters"][f]["lesser_artefact"] is None]
                     if not free:
-                        holder = SYSTEM._active(wb)[-1]
+                        holder = wb["active"][-1]
                         yield self._emit(
                             "ArtefactDiscarded",
-                            {"warband": wid, "fighter": holder, "artefact": "lesser"},
+                            {"warband": wid, "fighter": holder, "discarded": "lesser"},
                             wid,
                         )
                         free = [holder]
@@ -199,10 +196,10 @@ class Driver:
                 raise AssertionError(f"unexpected step {step}")
 
     def _reward(self, wid, wb, am):
-        quest = SYSTEM._quest(self.state, wb)
+        quest = rules.quest_of(self.state, wb)
         if am["reward"] == "artefact":
             held = {(f["artefact_of_power"] or {}).get("id") for f in wb["fighters"].values()}
-            free = [f for f in SYSTEM._active(wb) if wb["fighters"][f]["artefact_of_power"] is None]
+            free = [f for f in wb["active"] if wb["fighters"][f]["artefact_of_power"] is None]
             options = [a["id"] for a in quest["artefacts_of_power"] if a["id"] not in held]
             if options and free:
                 yield self._emit(
@@ -212,7 +209,7 @@ class Driver:
                 )
                 return
         elif am["reward"] == "trait":
-            leader = SYSTEM._leader(wb)
+            leader = rules.leader(wb)
             if wb["fighters"][leader]["command_trait"] is None:
                 trait = quest["command_traits"][0]["id"]
                 yield self._emit(

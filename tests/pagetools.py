@@ -29,3 +29,8 @@ def start_form(client, system, name, players, **settings):
         data[f"settings-players-{i}-name"] = pname
     data.update({f"settings-{key}": value for key, value in settings.items()})
     return client.post("/campaigns", data=data)
+
+
+def post_form(client, url, svc, type_, campaign="c", **fields):
+    """Send a page's form for an event of `type_`, at the campaign's version as it is now."""
+    return client.post(url, data=form(type_, version(svc, campaign), **fields))

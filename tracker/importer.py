@@ -84,7 +84,10 @@ def read_line(number: int, text: str, actor: str, known: dict) -> Line | None:
             raw = {} if raw is None else raw
             if not isinstance(raw, dict):
                 raise InvalidEvent("an event's data is a JSON object")
-            data, _ = draw(system, type_, raw, None, None)  # no roller: nothing is rolled
+            shaped = system.upcast_data(type_, raw)
+            data, _ = draw(system, type_, shaped, None, None)  # no roller: nothing is rolled
+            if shaped is not raw:  # an older shape, stored as recorded
+                data = system.as_recorded(raw, shaped, data)
     except ValidationError as err:
         data, late = None, _plain(type_, err.messages)
     except TrackerError as err:

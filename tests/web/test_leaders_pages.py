@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from pagetools import form, text, version
+from pagetools import form, post_form, text, version
 
 from tracker import config
 
@@ -120,9 +120,8 @@ def test_the_dashboard_shows_the_standings_and_each_match_with_its_replay(client
 
 
 def test_a_match_is_started_from_the_dashboard_and_leads_to_the_board(client, duel, svc):
-    page = client.post(
-        "/c/c/",
-        data=form("MatchStarted", version(svc), match="opening", mode="expert", next="/c/c/match"),
+    page = post_form(
+        client, "/c/c/", svc, "MatchStarted", match="opening", mode="expert", next="/c/c/match"
     )
     assert page.status_code == 302 and page.location.endswith("/c/c/match")
     assert svc.state("c").state["match"]["mode"] == "expert"
@@ -143,7 +142,7 @@ def test_a_bad_match_id_is_shown_beside_its_field_and_writes_nothing(client, due
 
 def test_a_second_match_while_one_is_under_way_is_refused_with_the_rule(client, duel, svc):
     start_match(svc)
-    page = client.post("/c/c/", data=form("MatchStarted", version(svc), match="again"))
+    page = post_form(client, "/c/c/", svc, "MatchStarted", match="again")
     assert page.status_code == 422
     assert "match 'm1' is still under way" in text(page)
 
@@ -154,9 +153,8 @@ def test_a_second_match_while_one_is_under_way_is_refused_with_the_rule(client, 
 def test_each_player_chooses_a_leader_among_those_still_free(client, duel, svc):
     svc.append("c", [{"type": "MatchStarted", "data": {"match": "m1"}}], version(svc))
     assert (
-        client.post(
-            "/c/c/match",
-            data=form("LeaderChosen", version(svc), player="alice", leader="ember-queen"),
+        post_form(
+            client, "/c/c/match", svc, "LeaderChosen", player="alice", leader="ember-queen"
         ).status_code
         == 302
     )
@@ -176,11 +174,14 @@ def test_a_leader_already_taken_is_refused_with_the_rule(client, duel, svc):
         ],
         version(svc),
     )
-    page = client.post(
+    page = post_form(
+        client,
         "/c/c/match",
-        data=form(
-            "LeaderChosen", version(svc), player="bob", leader="ember-queen", form_id="leader-bob"
-        ),
+        svc,
+        "LeaderChosen",
+        player="bob",
+        leader="ember-queen",
+        form_id="leader-bob",
     )
     assert page.status_code == 422
     assert "the Ember Queen is already Alice's Leader" in text(page)
@@ -196,7 +197,7 @@ def test_the_server_shuffles_the_deck_and_only_the_row_is_shown(client, duel, sv
         ],
         version(svc),
     )
-    assert client.post("/c/c/match", data=form("DeckShuffled", version(svc))).status_code == 302
+    assert post_form(client, "/c/c/match", svc, "DeckShuffled").status_code == 302
     match = svc.state("c").state["match"]
     body = text(client.get("/c/c/match"))
     assert "13 cards face down in the deck" in body
@@ -216,7 +217,7 @@ def test_the_first_player_is_drawn_by_the_server_or_typed_from_the_table(client,
         ],
         version(svc),
     )
-    page = client.post("/c/c/match", data=form("FirstPlayerDrawn", version(svc), first="bob"))
+    page = post_form(client, "/c/c/match", svc, "FirstPlayerDrawn", first="bob")
     assert page.status_code == 302
     assert svc.state("c").state["match"]["active"] == "bob"
     assert "Bob's action phase" in text(client.get("/c/c/match"))
@@ -232,7 +233,7 @@ def test_an_unknown_first_player_is_refused_with_the_rule(client, duel, svc):
         ],
         version(svc),
     )
-    page = client.post("/c/c/match", data=form("FirstPlayerDrawn", version(svc), first="carol"))
+    page = post_form(client, "/c/c/match", svc, "FirstPlayerDrawn", first="carol")
     assert page.status_code == 422 and "'carol' is not a player of this campaign" in text(page)
 
 
@@ -240,24 +241,32 @@ def test_an_expert_exile_is_made_from_the_form_by_the_player_due(client, svc):
     cid = imported(svc, EXPERT, upto=5)
     url = f"/c/{cid}/match"
     assert "Exile, round 1: Alice exiles a character" in text(client.get(url))
-    page = client.post(
+    page = post_form(
+        client,
         url,
-        data=form(
-            "CharacterExiled", version(svc, cid), player="bob", card="rider", form_id="exile"
-        ),
+        svc,
+        "CharacterExiled",
+        campaign=cid,
+        player="bob",
+        card="rider",
+        form_id="exile",
     )
     assert page.status_code == 422 and "it is Alice's turn to exile, not Bob's" in text(page)
-    page = client.post(
-        url, data=form("CharacterExiled", version(svc, cid), player="alice", form_id="exile")
+    page = post_form(
+        client, url, svc, "CharacterExiled", campaign=cid, player="alice", form_id="exile"
     )
     assert re.search(
         r'name="card".*?</label>\s*<span class="field-error"', page.get_data(as_text=True), re.S
     )
-    page = client.post(
+    page = post_form(
+        client,
         url,
-        data=form(
-            "CharacterExiled", version(svc, cid), player="alice", card="rider", form_id="exile"
-        ),
+        svc,
+        "CharacterExiled",
+        campaign=cid,
+        player="alice",
+        card="rider",
+        form_id="exile",
     )
     assert page.status_code == 302
     assert "rider" in svc.state(cid).state["match"]["exiled"]
@@ -269,7 +278,7 @@ def test_an_expert_exile_is_made_from_the_form_by_the_player_due(client, svc):
 def test_the_board_offers_a_chosen_character_exactly_its_legal_actions(client, svc):
     cid = imported(svc, STANDARD, upto=19)  # Bob's action phase, turn 4
     state = svc.state(cid).state
-    offered = svc.state(cid).system.action_options(state, "bob")
+    offered = svc.state(cid).system.views.action_options(state, "bob")
     html = client.get(f"/c/{cid}/match?piece=wanderer").get_data(as_text=True)
     forms = [
         f
@@ -311,7 +320,7 @@ def test_action_buttons_name_the_character_and_where_it_goes(client, svc):
 def test_ability_buttons_say_what_happens_to_the_target_too(client, svc):
     cid = imported(svc, EXPERT, upto=23)  # Bob's turn: the Rider may charge
     state = svc.state(cid).state
-    offered = svc.state(cid).system.action_options(state, "bob")
+    offered = svc.state(cid).system.views.action_options(state, "bob")
     labels = [o["label"] for opts in offered.values() for o in opts]
     assert any(label.startswith("Corvin of the Long Road (Rider) rides to (") for label in labels)
     assert any(label.endswith("(takes Alice's Leader)") for label in labels)
@@ -331,11 +340,11 @@ def test_each_recruit_is_explained_where_it_can_be_recruited(client, svc):
     cid = imported(svc, EXPERT, upto=19)  # Alice's recruitment, turn 3
     view = svc.state(cid)
     body = text(client.get(f"/c/{cid}/match"))
-    offered = view.system.recruit_options(view.state, "alice")
+    offered = view.system.views.recruit_options(view.state, "alice")
     assert offered
     for card in offered:
-        for piece in view.system.card_pieces(view.state, card):
-            assert view.system.ability_help(piece["ability"]) + "." in body
+        for piece in view.system.views.card_pieces(view.state, card):
+            assert view.system.views.ability_help(piece["ability"]) + "." in body
 
 
 def test_recruit_and_nemesis_buttons_name_the_character_and_where_it_goes(client, svc):
@@ -385,16 +394,15 @@ def test_an_illusionist_swap_is_recorded_from_its_button(client, duel, svc):
         "Mirren Twofold (Illusionist) swaps places with the Hook (Bob's Claw), going to (-1, -2) and "
         "sending it to (-1, 3)"
     ) in html.replace("&#39;", "'")
-    page = client.post(
+    page = post_form(
+        client,
         "/c/c/match?piece=illusionist",
-        data=form(
-            "AbilityUsed",
-            version(svc),
-            player="alice",
-            character="illusionist",
-            target="claw",
-            next="/c/c/match",
-        ),
+        svc,
+        "AbilityUsed",
+        player="alice",
+        character="illusionist",
+        target="claw",
+        next="/c/c/match",
     )
     assert page.status_code == 302 and page.location.endswith("/c/c/match")
     pieces = svc.state("c").state["match"]["pieces"]
@@ -417,20 +425,15 @@ def test_the_action_phase_and_the_turn_are_ended_from_their_forms(client, svc):
     cid = imported(svc, STANDARD, upto=24)
     url = f"/c/{cid}/match"
     assert (
-        client.post(
-            url, data=form("ActionPhaseEnded", version(svc, cid), player="alice")
-        ).status_code
+        post_form(client, url, svc, "ActionPhaseEnded", campaign=cid, player="alice").status_code
         == 302
     )
-    page = client.post(url, data=form("TurnEnded", version(svc, cid), player="alice"))
+    page = post_form(client, url, svc, "TurnEnded", campaign=cid, player="alice")
     assert page.status_code == 422 and "Alice still has a recruitment to make" in text(page)
     assert "Alice recruits" in text(client.get(url))
     svc.append(cid, [json.loads(lines(STANDARD)[26])], version(svc, cid))  # the recruitment
     assert 'value="TurnEnded"' in client.get(url).get_data(as_text=True)
-    assert (
-        client.post(url, data=form("TurnEnded", version(svc, cid), player="alice")).status_code
-        == 302
-    )
+    assert post_form(client, url, svc, "TurnEnded", campaign=cid, player="alice").status_code == 302
     assert "Bob's action phase" in text(client.get(url))
 
 
@@ -438,7 +441,7 @@ def test_recruitment_offers_each_card_of_the_row_on_each_free_space(client, svc)
     cid = imported(svc, STANDARD, upto=26)  # Alice's recruitment, turn 5
     html = client.get(f"/c/{cid}/match").get_data(as_text=True)
     forms = buttons_of(html, "CharacterRecruited")
-    offered = svc.state(cid).system.recruit_options(svc.state(cid).state, "alice")
+    offered = svc.state(cid).system.views.recruit_options(svc.state(cid).state, "alice")
     assert len(forms) == sum(len(v) for v in offered.values()) == 9
     assert all(
         ("spaces", "-2,3") in f or ("spaces", "1,2") in f or ("spaces", "-1,3") in f for f in forms
@@ -452,18 +455,22 @@ def test_the_match_waits_for_the_nemesis_and_offers_only_its_legal_paths(client,
     assert "The match waits for Bob to move the Nemesis two spaces" in text(page)
     forms = buttons_of(page.get_data(as_text=True), "NemesisMoved")
     assert len(forms) == 7 and all(len([k for k, _ in f if k == "path"]) == 2 for f in forms)
-    page = client.post(url, data=form("ActionPhaseEnded", version(svc, cid), player="alice"))
+    page = post_form(client, url, svc, "ActionPhaseEnded", campaign=cid, player="alice")
     assert page.status_code == 422
     assert "the match waits for Bob to move the Nemesis first" in text(page)
 
 
 def test_a_move_is_recorded_from_its_button(client, svc):
     cid = imported(svc, STANDARD, upto=19)
-    page = client.post(
+    page = post_form(
+        client,
         f"/c/{cid}/match",
-        data=form(
-            "CharacterMoved", version(svc, cid), player="bob", character="grey-regent", path="-1,-1"
-        ),
+        svc,
+        "CharacterMoved",
+        campaign=cid,
+        player="bob",
+        character="grey-regent",
+        path="-1,-1",
     )
     assert page.status_code == 302
     assert svc.state(cid).state["match"]["pieces"]["grey-regent"]["at"] == [-1, -1]
@@ -471,15 +478,15 @@ def test_a_move_is_recorded_from_its_button(client, svc):
 
 def test_a_recruit_is_recorded_from_its_button(client, svc):
     cid = imported(svc, STANDARD, upto=26)
-    page = client.post(
+    page = post_form(
+        client,
         f"/c/{cid}/match",
-        data=form(
-            "CharacterRecruited",
-            version(svc, cid),
-            player="alice",
-            card="brewmaster",
-            spaces="-1,3",
-        ),
+        svc,
+        "CharacterRecruited",
+        campaign=cid,
+        player="alice",
+        card="brewmaster",
+        spaces="-1,3",
     )
     assert page.status_code == 302
 

@@ -4,7 +4,7 @@ import re
 import zlib
 
 import pytest
-from pagetools import form, text, version
+from pagetools import form, post_form, text, version
 
 from tracker.web import create_app
 
@@ -80,16 +80,15 @@ def test_every_campaign_page_shows_the_head_hash(client, sample, svc):
 
 
 def test_a_warband_is_founded_from_the_form(client, two, svc):
-    page = client.post(
+    page = post_form(
+        client,
         "/c/c/",
-        data=form(
-            "WarbandFounded",
-            version(svc),
-            warband="gulls",
-            name="Gulls",
-            player="Dana",
-            faction="Sea",
-        ),
+        svc,
+        "WarbandFounded",
+        warband="gulls",
+        name="Gulls",
+        player="Dana",
+        faction="Sea",
     )
     assert page.status_code == 302
     assert svc.state("c").state["warbands"]["gulls"]["player"] == "Dana"
@@ -114,27 +113,24 @@ def test_dashboard_forms_post_to_the_page_and_show_a_field_error_beside_its_fiel
 def test_fighters_are_added_and_removed_from_the_warband_page(client, two, svc):
     url = "/c/c/warband?warband=iron"
     assert (
-        client.post(
+        post_form(
+            client,
             url,
-            data=form(
-                "FighterAdded",
-                version(svc),
-                warband="iron",
-                fighter="new",
-                name="Newcomer",
-                **{"runemarks-text": "ember, brute"},
-                points="90",
-                **{"leader-present": "1"},
-            ),
+            svc,
+            "FighterAdded",
+            warband="iron",
+            fighter="new",
+            name="Newcomer",
+            **{"runemarks-text": "ember, brute"},
+            points="90",
+            **{"leader-present": "1"},
         ).status_code
         == 302
     )
     fighter = svc.state("c").state["warbands"]["iron"]["fighters"]["new"]
     assert fighter["runemarks"] == ["ember", "brute"] and fighter["points"] == 90
     assert (
-        client.post(
-            url, data=form("FighterRemoved", version(svc), warband="iron", fighter="new")
-        ).status_code
+        post_form(client, url, svc, "FighterRemoved", warband="iron", fighter="new").status_code
         == 302
     )
     assert svc.state("c").state["warbands"]["iron"]["fighters"]["new"]["status"] == "removed"
@@ -169,17 +165,16 @@ def test_a_twenty_first_fighter_is_refused_with_the_rule(client, two, svc):
             ],
             version(svc),
         )
-    page = client.post(
+    page = post_form(
+        client,
         "/c/c/warband?warband=iron",
-        data=form(
-            "FighterAdded",
-            version(svc),
-            warband="iron",
-            fighter="late",
-            name="Late",
-            **{"runemarks-text": "ember"},
-            points="5",
-        ),
+        svc,
+        "FighterAdded",
+        warband="iron",
+        fighter="late",
+        name="Late",
+        **{"runemarks-text": "ember"},
+        points="5",
     )
     assert "a warband holds at most 20 fighters (Ironjaws would have 21)" in text(page)
 
@@ -223,18 +218,17 @@ def test_the_wizard_walks_a_warband_through_every_step(client, two, svc):
     url = "/c/c/wizard?warband=crow"
     body = text(client.get(url))
     assert "earned in battle b1" in body and "played the battle" in body
-    client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="1"))
+    post_form(client, url, svc, "AftermathStepCompleted", warband="crow", step="1")
     assert "an injury roll for Crowmarch 1" in text(client.get(url))
-    client.post(
+    post_form(
+        client,
         url,
-        data=form(
-            "InjuryRolled",
-            version(svc),
-            warband="crow",
-            fighter="crow-1",
-            dice="3 4",
-            **{"dice-mode": "table"},
-        ),
+        svc,
+        "InjuryRolled",
+        warband="crow",
+        fighter="crow-1",
+        dice="3 4",
+        **{"dice-mode": "table"},
     )
     body = text(client.get(url + "&step=2"))
     assert "3 + 4 = 7" in body and "recovers" in body
@@ -242,36 +236,27 @@ def test_the_wizard_walks_a_warband_through_every_step(client, two, svc):
         if fid == "crow-1":
             continue
         assert (
-            client.post(
+            post_form(
+                client,
                 url,
-                data=form(
-                    "DestinyRolled",
-                    version(svc),
-                    warband="crow",
-                    fighter=fid,
-                    **{"dice-mode": "server"},
-                ),
+                svc,
+                "DestinyRolled",
+                warband="crow",
+                fighter=fid,
+                **{"dice-mode": "server"},
             ).status_code
             == 302
         )
     event = svc.store.event("c", version(svc))
     assert event.meta["source"] == "server-roll" and event.meta["via"] == "form"
     assert "Step 4" in text(client.get(url))
-    client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="4"))
-    client.post(
-        url,
-        data=form(
-            "SearchRolled", version(svc), warband="crow", dice="23", **{"dice-mode": "table"}
-        ),
-    )
+    post_form(client, url, svc, "AftermathStepCompleted", warband="crow", step="4")
+    post_form(client, url, svc, "SearchRolled", warband="crow", dice="23", **{"dice-mode": "table"})
     assert "Whetted Hook" in text(client.get(url))
-    client.post(
-        url,
-        data=form(
-            "ArtefactGiven", version(svc), warband="crow", fighter="crow-2", artefact="Whetted Hook"
-        ),
+    post_form(
+        client, url, svc, "ArtefactGiven", warband="crow", fighter="crow-2", artefact="Whetted Hook"
     )
-    client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="5"))
+    post_form(client, url, svc, "AftermathStepCompleted", warband="crow", step="5")
     crow = svc.state("c").state["warbands"]["crow"]
     assert crow["aftermath"] is None and crow["map_position"] == 1
     assert "owes nothing" in text(client.get(url))
@@ -280,7 +265,7 @@ def test_the_wizard_walks_a_warband_through_every_step(client, two, svc):
 def test_the_table_roll_button_with_no_dice_typed_asks_for_them(client, two, svc):
     client.post("/c/c/battle-new", data=battle_form(svc))
     url = "/c/c/wizard?warband=crow"
-    client.post(url, data=form("AftermathStepCompleted", version(svc), warband="crow", step="1"))
+    post_form(client, url, svc, "AftermathStepCompleted", warband="crow", step="1")
     before = version(svc)
     page = client.post(
         url,
@@ -315,18 +300,21 @@ def test_the_table_roll_button_with_no_dice_typed_asks_for_them(client, two, svc
 
 def test_a_step_out_of_order_is_refused_with_the_step_that_comes_first(client, two, svc):
     client.post("/c/c/battle-new", data=battle_form(svc))
-    page = client.post(
+    page = post_form(
+        client,
         "/c/c/wizard?warband=crow",
-        data=form("SearchRolled", version(svc), warband="crow", **{"dice-mode": "server"}),
+        svc,
+        "SearchRolled",
+        warband="crow",
+        **{"dice-mode": "server"},
     )
     assert "step 2 (injury rolls) comes first" in text(page)
 
 
 def test_a_warband_can_leave_the_wizard_and_come_back_to_its_step(client, two, svc):
     client.post("/c/c/battle-new", data=battle_form(svc))
-    client.post(
-        "/c/c/wizard?warband=crow",
-        data=form("AftermathStepCompleted", version(svc), warband="crow", step="1"),
+    post_form(
+        client, "/c/c/wizard?warband=crow", svc, "AftermathStepCompleted", warband="crow", step="1"
     )
     client.get("/c/c/")
     body = text(client.get("/c/c/wizard?warband=crow"))
@@ -600,9 +588,8 @@ def csrf_token(html: str) -> str:
 
 def test_a_form_without_its_csrf_token_is_refused(two, svc):
     client = csrf_client(svc)
-    page = client.post(
-        "/c/c/",
-        data=form("WarbandFounded", version(svc), warband="x", name="X", player="P", faction="F"),
+    page = post_form(
+        client, "/c/c/", svc, "WarbandFounded", warband="x", name="X", player="P", faction="F"
     )
     assert page.status_code == 400 and "This form has expired" in text(page)
     assert version(svc) == 10 + 1
@@ -678,16 +665,15 @@ def test_a_warband_founded_from_a_faction_adds_fighters_from_its_profiles_on_the
     assert (
         '<datalist id="warcry-factions">' in page and '<option value="Cinderborn Reavers">' in page
     )
-    client.post(
+    post_form(
+        client,
         "/c/c/",
-        data=form(
-            "WarbandFounded",
-            version(svc),
-            warband="reav",
-            name="Reavers",
-            player="Dana",
-            faction="Cinderborn Reavers",
-        ),
+        svc,
+        "WarbandFounded",
+        warband="reav",
+        name="Reavers",
+        player="Dana",
+        faction="Cinderborn Reavers",
     )
     url = "/c/c/warband?warband=reav"
     assert "Soot Brute: ember, brute, 120 points" in text(client.get(url))
@@ -741,24 +727,21 @@ def test_a_battle_over_the_points_limit_is_refused_on_the_form_in_words(client, 
 def test_the_wizard_lets_a_warband_leave_step_five_without_searching(client, two, svc):
     client.post("/c/c/battle-new", data=battle_form(svc))
     url = "/c/c/wizard?warband=iron"
-    client.post(url, data=form("AftermathStepCompleted", version(svc), warband="iron", step="1"))
+    post_form(client, url, svc, "AftermathStepCompleted", warband="iron", step="1")
     for fid in ("iron-0", "iron-1", "iron-2", "iron-3"):
-        client.post(
+        post_form(
+            client,
             url,
-            data=form(
-                "DestinyRolled",
-                version(svc),
-                warband="iron",
-                fighter=fid,
-                dice="1",
-                **{"dice-mode": "table"},
-            ),
+            svc,
+            "DestinyRolled",
+            warband="iron",
+            fighter=fid,
+            dice="1",
+            **{"dice-mode": "table"},
         )
-    client.post(url, data=form("AftermathStepCompleted", version(svc), warband="iron", step="4"))
+    post_form(client, url, svc, "AftermathStepCompleted", warband="iron", step="4")
     assert "Finish the search without searching and move on the map" in text(client.get(url))
-    page = client.post(
-        url, data=form("AftermathStepCompleted", version(svc), warband="iron", step="5")
-    )
+    page = post_form(client, url, svc, "AftermathStepCompleted", warband="iron", step="5")
     assert page.status_code == 302
     assert svc.state("c").state["warbands"]["iron"]["map_position"] == 1
 
@@ -801,3 +784,16 @@ def test_a_battle_report_names_its_scenario_notes_aspirant_and_adversary(client,
     assert "Battle b5: Second Crossing" in body
     assert "(Crowmarch the Aspirant, Ironjaws the Adversary)" in body
     assert "The Adversary's search" in body
+
+
+def test_the_discard_button_sends_the_discarded_field_and_discards(client, sample, svc):
+    url = f"/c/{sample}/warband?warband=ironjaws"
+    assert 'name="discarded" value="lesser"' in client.get(url).get_data(as_text=True)
+    head = version(svc, sample)
+    data = form("ArtefactDiscarded", head, warband="ironjaws", fighter="varka", discarded="lesser")
+    assert client.post(url, data=data).status_code == 302
+    assert svc.store.event(sample, head + 1).data == {
+        "warband": "ironjaws",
+        "fighter": "varka",
+        "discarded": "lesser",
+    }

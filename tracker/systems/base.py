@@ -4,9 +4,10 @@ A system is a package under ``tracker/systems/`` whose ``system`` attribute is a
 a `GameSystem` subclass. It imports nothing from Flask, SQLite, the store or the web layer.
 
 State is plain JSON data (dicts, lists, strings, numbers, booleans, None): it is copied,
-snapshotted and shown as JSON without any conversion. ``apply`` may change the state it is
-given and returns it; it checks every rule *before* changing anything, and raises
-`RuleViolation` with the rule in plain words when the event would break one.
+snapshotted and shown as JSON without any conversion. ``apply`` hands each event to the
+rules' handler for its type (`Handlers`), which checks every rule *before* changing anything,
+raises `RuleViolation` with the rule in plain words when the event would break one, and
+changes the state in place. docs/systems.md describes every member.
 """
 
 from __future__ import annotations
@@ -113,12 +114,7 @@ class GameSystem:
 
     def upcast(self, event: Event) -> Event:
         """`event` with its data brought to the current shape (the same event if unchanged)."""
-        steps = self.upcasters.get(event.type)
-        if not steps:
-            return event
-        data = event.data
-        for step in steps:
-            data = step(data)
+        data = self.upcast_data(event.type, event.data)
         if data is event.data:
             return event
         return Event(
@@ -131,6 +127,19 @@ class GameSystem:
             event.recorded_at,
             event.hash,
         )
+
+    def upcast_data(self, event_type: str, data: dict) -> dict:
+        """An event's data, as recorded, in the shape its schema reads now (`data` itself when
+        it is in that shape already)."""
+        for step in self.upcasters.get(event_type, ()):
+            data = step(data)
+        return data
+
+    def as_recorded(self, recorded: dict, shaped: dict, loaded: dict) -> dict:
+        """What is stored of an event imported in an older shape: its data as recorded, with
+        the defaults its schema filled in (`shaped` is `recorded` upcast, `loaded` that
+        loaded). Its hash is then the one the tracker gave it when that shape was current."""
+        return {**recorded, **{key: v for key, v in loaded.items() if key not in shaped}}
 
     def allows(self, state: dict, event_type: str, data: dict) -> str | None:
         """May this event be recorded now? None if the rules accept it, else why not, in words.

@@ -6,7 +6,7 @@ import json
 
 from leaders_table import ALICE, BOB, QUEEN, Table, arranged
 
-from tracker.systems.leaders import options
+from tracker.systems.leaders import views
 
 
 def spaces(found) -> set:
@@ -15,7 +15,7 @@ def spaces(found) -> set:
 
 def test_a_leader_on_its_corner_is_offered_its_three_adjacent_free_spaces():
     table = Table().start()
-    offered = options.action_options(table.state, ALICE)
+    offered = views.action_options(table.state, ALICE)
     assert spaces(offered[QUEEN]) == {(0, 2), (1, 2), (-1, 3)}
     assert all(len(o["data"]["path"]) == 1 for o in offered[QUEEN])
 
@@ -30,7 +30,7 @@ def test_every_offered_action_is_accepted_by_the_fold_and_trying_them_changes_no
         }
     )
     before = json.dumps(table.state, sort_keys=True)
-    offered = options.action_options(table.state, ALICE)
+    offered = views.action_options(table.state, ALICE)
     assert json.dumps(table.state, sort_keys=True) == before
     assert {"acrobat", "wanderer", "claw", QUEEN} <= set(offered)
     for found in offered.values():
@@ -41,33 +41,31 @@ def test_every_offered_action_is_accepted_by_the_fold_and_trying_them_changes_no
 def test_the_acrobat_is_offered_its_jump_over_an_adjacent_character():
     table = arranged({"acrobat": (ALICE, (0, 1)), "rider": (BOB, (0, 0))})
     jumps = [
-        o
-        for o in options.action_options(table.state, ALICE)["acrobat"]
-        if o["type"] == "AbilityUsed"
+        o for o in views.action_options(table.state, ALICE)["acrobat"] if o["type"] == "AbilityUsed"
     ]
     assert [[0, -1]] in [o["data"]["path"] for o in jumps]
 
 
 def test_a_leader_with_a_vizier_is_offered_moves_of_two_spaces():
     table = arranged({"vizier": (ALICE, (-2, 3))})
-    paths = [o["data"]["path"] for o in options.action_options(table.state, ALICE)[QUEEN]]
+    paths = [o["data"]["path"] for o in views.action_options(table.state, ALICE)[QUEEN]]
     assert any(len(p) == 2 for p in paths) and any(len(p) == 1 for p in paths)
 
 
 def test_nothing_is_offered_to_the_player_whose_turn_it_is_not():
     table = Table().start()
-    assert options.action_options(table.state, BOB) == {}
-    assert options.recruit_options(table.state, BOB) == {}
+    assert views.action_options(table.state, BOB) == {}
+    assert views.recruit_options(table.state, BOB) == {}
 
 
 def test_the_nemesis_is_offered_only_paths_of_the_steps_it_owes():
     table = arranged({"nemesis": (BOB, (0, 0)), "rider": (ALICE, (-2, 0))})
     table.move(ALICE, QUEEN, (0, 2))
-    offered = options.nemesis_options(table.state)
+    offered = views.nemesis_options(table.state)
     assert offered and all(len(o["data"]["path"]) == 2 for o in offered)
     assert all(o["data"]["player"] == BOB for o in offered)
     assert all(tuple(o["data"]["path"][-1]) != (0, 0) for o in offered)
-    assert options.action_options(table.state, ALICE) == {}
+    assert views.action_options(table.state, ALICE) == {}
 
 
 def test_hermit_and_cub_are_offered_in_both_orders_of_two_free_spaces():
@@ -75,7 +73,7 @@ def test_hermit_and_cub_are_offered_in_both_orders_of_two_free_spaces():
     cards = [c["id"] for c in Table().state["characters"]["cards"]]
     table = Table().start(deck=deck + [c for c in cards if c not in deck])
     table.do("ActionPhaseEnded", player=ALICE)
-    offered = options.recruit_options(table.state, ALICE)
+    offered = views.recruit_options(table.state, ALICE)
     pairs = [tuple(map(tuple, o["data"]["spaces"])) for o in offered["hermit-and-cub"]]
     assert len(pairs) == 12 and ((-1, 3), (1, 2)) in pairs and ((1, 2), (-1, 3)) in pairs
     assert all(len(o["data"]["spaces"]) == 1 for o in offered["acrobat"])
@@ -83,20 +81,20 @@ def test_hermit_and_cub_are_offered_in_both_orders_of_two_free_spaces():
 
 def test_the_turn_may_end_only_once_no_recruitment_is_left():
     table = Table().start()
-    assert not options.may_end_turn(table.state, ALICE)  # still in the action phase
+    assert not views.may_end_turn(table.state, ALICE)  # still in the action phase
     table.do("ActionPhaseEnded", player=ALICE)
-    assert not options.may_end_turn(table.state, ALICE)  # a recruitment is due
+    assert not views.may_end_turn(table.state, ALICE)  # a recruitment is due
     table.recruit(ALICE, "acrobat", (-1, 3))
-    assert options.may_end_turn(table.state, ALICE)
+    assert views.may_end_turn(table.state, ALICE)
 
 
 def test_leaders_still_free_and_the_exile_due_are_offered():
     table = Table()
     table.do("MatchStarted", match="m1", mode="expert")
     table.do("LeaderChosen", player=ALICE, leader=QUEEN)
-    free = options.leader_options(table.state)
+    free = views.leader_options(table.state)
     assert list(free) == [BOB] and QUEEN not in [f["id"] for f in free[BOB]]
     table.do("LeaderChosen", player=BOB, leader="grey-regent")
     table.do("FirstPlayerDrawn", first=BOB)
-    player, cards = options.exile_options(table.state)
+    player, cards = views.exile_options(table.state)
     assert player == BOB and len(cards) == 16

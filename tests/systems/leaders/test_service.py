@@ -10,16 +10,8 @@ import pytest
 from tracker.dice import SeededRoller
 from tracker.errors import BatchError
 from tracker.service import Service
-from tracker.store import Store
 
 EVENTS = Path(__file__).resolve().parents[3] / "events"
-
-
-@pytest.fixture
-def service(tmp_path) -> Service:
-    store = Store(tmp_path / "t.db")
-    store.init()
-    return Service(store, roller=SeededRoller(7))
 
 
 def _import(service: Service, name: str):

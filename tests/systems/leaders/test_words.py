@@ -2,11 +2,11 @@
 sample matches, every kind of action a board offers (its button and its log line), and a
 two-piece recruit, each checked for a full sentence."""
 
-from leaders_table import ALICE, BOB, DECK, Table, arranged
+from leaders_table import ALICE, BOB, DECK, QUEEN, Table, arranged
 from sentences import sample_words, sentence_problems
 
 from tracker.events import Event
-from tracker.systems.leaders import options, rules, system
+from tracker.systems.leaders import rules, system, views
 
 # -- the words of every event type ---------------------------------------------------------
 
@@ -31,10 +31,10 @@ def action_words() -> tuple[list[tuple[str, str]], set]:
     action seen (ability, form)."""
     table = arranged(EVERY_ABILITY)
     said, kinds = [], set()
-    for piece_id, offered in system.action_options(table.state, ALICE).items():
+    for piece_id, offered in system.views.action_options(table.state, ALICE).items():
         for option in offered:
             kind, data = option["type"], option["data"]
-            after = options.trial(table.state, kind, data)
+            after = views.trial(table.state, kind, data)
             event = Event(None, "c", 0, kind, data, {}, None, None)
             said += [(kind, option["label"]), (kind, system.describe(after, event))]
             kinds.add((table.match["pieces"][piece_id]["ability"], kind, data.get("form")))
@@ -72,3 +72,28 @@ def test_a_two_piece_recruit_names_both_pieces_and_their_spaces():
             "(Cub) on (-2, 3)",
         )
     ]
+
+
+def test_each_event_is_described_in_one_line_of_words():
+    table = arranged({"rider": (ALICE, (-1, -2)), "claw": (ALICE, (2, -3))})
+    table.move(ALICE, "claw", (1, -3))
+    words = system.describe(table.state, table.last_event)
+    assert words == "The Hook (Alice's Claw) moved to (1, -3); Alice wins match m1 by capture"
+    table = arranged({"colossus": (ALICE, (0, 0)), "rider": (BOB, (1, 0))})
+    table.use(ALICE, "colossus", (2, 0), target="rider")
+    assert system.describe(table.state, table.last_event) == (
+        "Old Millstone (Alice's Colossus) pushed Corvin of the Long Road (Bob's Rider) to (2, 0) "
+        "and took its space (1, 0)"
+    )
+
+
+def test_describe_gives_words_for_setup_events():
+    table = Table()
+    table.do("MatchStarted", match="m1")
+    assert system.describe(table.state, table.last_event) == "Match m1 began in standard mode"
+    table.do("LeaderChosen", player=ALICE, leader=QUEEN)
+    assert system.describe(table.state, table.last_event) == (
+        "Alice chose the Ember Queen as Leader"
+    )
+    event = Event(None, "c", 9, "FirstPlayerDrawn", {"first": BOB}, {}, None, None)
+    assert system.describe(table.state, event) == "Bob was drawn to play first"

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import copy
+import sys
+from pathlib import Path
 
 import pytest
 
+# pytest runs with --import-mode=importlib, which puts no test folder on sys.path: the
+# helpers several test files share live in warcry_helpers.py beside this file.
+sys.path.insert(0, str(Path(__file__).parent))
+
 from tracker.errors import RuleViolation
 from tracker.events import Event
-from tracker.systems.warcry import system
+from tracker.systems.warcry import rules, system, views
 
 _SETTINGS = system.prepare_settings({"quest": "ember-crown"})
 
@@ -42,7 +48,7 @@ class Campaign:
 
     def report(self, wid, battle=-1):
         """A warband's part of a battle's report (the latest battle by default)."""
-        return system.report(self.state, self.state["battles"][battle], wid)
+        return views.report(self.state, self.state["battles"][battle], wid)
 
     def fighter(self, wid, fid):
         return self.state["warbands"][wid]["fighters"][fid]
@@ -173,16 +179,16 @@ class Campaign:
                     }
                     art = next(
                         a["id"]
-                        for a in system._quest(self.state, wb)["artefacts_of_power"]
+                        for a in rules.quest_of(self.state, wb)["artefacts_of_power"]
                         if a["id"] not in taken
                     )
                     self.do("ArtefactOfPowerGained", warband=wid, fighter=free, artefact=art)
                 else:
-                    leader = system._leader(wb)
+                    leader = rules.leader(wb)
                     held = {(v["command_trait"] or {}).get("id") for v in wb["fighters"].values()}
                     trait = next(
                         c["id"]
-                        for c in system._quest(self.state, wb)["command_traits"]
+                        for c in rules.quest_of(self.state, wb)["command_traits"]
                         if c["id"] not in held
                     )
                     fighter = None

@@ -56,9 +56,9 @@ def test_an_archived_battle_is_whole_and_final_just_before_it_left(long_campaign
         if left is None:
             continue
         before = long_campaign.states[left - 1]
-        battle = system.battle(before, bid)
+        battle = system.views.battle(before, bid)
         assert battle is not None, bid
-        assert system.battle(long_campaign.states[left], bid) is None
+        assert system.views.battle(long_campaign.states[left], bid) is None
         for wid in battle["warbands"]:
             report = battle["aftermath"][wid]  # filed: the aftermath is over
             assert report is not None and report["map"] is not None
@@ -103,7 +103,7 @@ def test_a_battle_under_way_is_not_archived(new_campaign):
     assert c.state["battles"][0]["id"] == "held"
     assert c.state["battle_ids"]["held"] is None
     c.finish("iron").finish("crow")
-    assert system.report(c.state, c.state["battles"][0], "iron")["map"] is not None
+    assert system.views.report(c.state, c.state["battles"][0], "iron")["map"] is not None
 
 
 def test_the_ledger_keeps_its_latest_lines_and_whole_events(long_campaign):

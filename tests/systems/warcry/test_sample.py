@@ -8,24 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from tracker.service import Service
-from tracker.store import Store
 from tracker.systems.warcry import system
 
 SAMPLE = Path(__file__).resolve().parents[3] / "events" / "warcry-ember-crown.jsonl"
 CAMPAIGN = "ember-crown-sample"
 
 
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory):
-    store = Store(tmp_path_factory.mktemp("warcry") / "t.db")
-    store.init()
-    service = Service(store)
+@pytest.fixture
+def sample(service):
     [result] = service.import_lines(SAMPLE.read_text(encoding="utf-8").splitlines())
     view = service.state(CAMPAIGN)
     history = list(service.history(CAMPAIGN))
-    yield result, view, history, service
-    store.close()
+    return result, view, history, service
 
 
 @pytest.fixture
@@ -36,7 +30,7 @@ def state(sample):
 def reports(state):
     """Every (battle, warband, report) of the aftermaths in the campaign."""
     return [
-        (battle, wid, system.report(state, battle, wid))
+        (battle, wid, system.views.report(state, battle, wid))
         for battle in state["battles"]
         for wid in battle["warbands"]
     ]
@@ -285,7 +279,7 @@ def test_the_sample_has_a_convergence_fought_by_an_aspirant_and_an_adversary(sta
     searches = [
         s
         for b in fought
-        for s in system.report(state, b, b["adversary"])["searches"]
+        for s in system.views.report(state, b, b["adversary"])["searches"]
         if s["adversary"]
     ]
     assert searches  # the Adversary searched once more

@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from tracker.errors import RuleViolation
+from tracker.systems.base import Handlers
 
 from . import geometry as geo
 
@@ -19,6 +20,8 @@ TITLES = {
 }
 HAND_LIMIT = 5
 ROW_SIZE = 3
+
+handlers = Handlers()
 
 
 # -- the state -----------------------------------------------------------------------------
@@ -264,7 +267,9 @@ def in_turn(state: dict, player: str, phase: str) -> dict:
 # -- setup ----------------------------------------------------------------------------------
 
 
-def match_started(state, data, version):
+@handlers.on("MatchStarted")
+def match_started(state, event):
+    data, version = event.data, event.version
     match = state["match"]
     if match is not None and match["phase"] != "over":
         raise RuleViolation(
@@ -305,7 +310,9 @@ def match_started(state, data, version):
     }
 
 
-def leader_chosen(state, data, version):
+@handlers.on("LeaderChosen")
+def leader_chosen(state, event):
+    data = event.data
     match = current_match(state)
     player, leader = data["player"], data["leader"]
     known_player(state, player)
@@ -336,7 +343,9 @@ def leader_chosen(state, data, version):
         match["phase"] = "deck" if match["mode"] == "standard" else "draw"
 
 
-def deck_shuffled(state, data, version):
+@handlers.on("DeckShuffled")
+def deck_shuffled(state, event):
+    data = event.data
     match = current_match(state)
     if match["mode"] != "standard":
         raise RuleViolation("the expert mode has no deck: every character lies face up")
@@ -357,7 +366,9 @@ def deck_shuffled(state, data, version):
     match["phase"] = "draw"
 
 
-def first_player_drawn(state, data, version):
+@handlers.on("FirstPlayerDrawn")
+def first_player_drawn(state, event):
+    data = event.data
     match = current_match(state)
     first = data.get("first")
     if first is None:
@@ -383,7 +394,9 @@ def begin_turn(match: dict, player: str, turn: int) -> None:
     match["recruits_due"] = 0 if hand_size(match, player) >= HAND_LIMIT else due
 
 
-def character_exiled(state, data, version):
+@handlers.on("CharacterExiled")
+def character_exiled(state, event):
+    data = event.data
     match = current_match(state)
     player, card = data["player"], data["card"]
     known_player(state, player)
@@ -450,7 +463,9 @@ def step_to(board: Board, positions: dict, piece: dict, origin, space, what: str
     return space
 
 
-def character_moved(state, data, version):
+@handlers.on("CharacterMoved")
+def character_moved(state, event):
+    data, version = event.data, event.version
     player = data["player"]
     match = in_turn(state, player, "action")
     board = Board(state)
@@ -531,7 +546,9 @@ def want_path(piece, path, counts: tuple[int, ...], what: str) -> None:
         raise RuleViolation(f"{piece_label(piece)} {what}")
 
 
-def ability_used(state, data, version):
+@handlers.on("AbilityUsed")
+def ability_used(state, event):
+    data, version = event.data, event.version
     player = data["player"]
     match = in_turn(state, player, "action")
     board = Board(state)
@@ -816,7 +833,9 @@ def nemesis_follows(state, board, match, positions, moves) -> None:
         return
 
 
-def nemesis_moved(state, data, version):
+@handlers.on("NemesisMoved")
+def nemesis_moved(state, event):
+    data, version = event.data, event.version
     match = current_match(state)
     player = data["player"]
     known_player(state, player)
@@ -867,7 +886,9 @@ def nemesis_moved(state, data, version):
         end_match(state, match, loser, taken[loser], version)
 
 
-def action_phase_ended(state, data, version):
+@handlers.on("ActionPhaseEnded")
+def action_phase_ended(state, event):
+    data = event.data
     player = data["player"]
     match = current_match(state)
     if match["phase"] == "recruitment" and match.get("acted_out") and match["active"] == player:
@@ -926,9 +947,31 @@ def can_recruit(state: dict, player: str) -> bool:
     return next(recruitment_options(state, player), None) is not None
 
 
-def character_recruited(state, data, version):
+@handlers.on("CharacterRecruited")
+def character_recruited(state, event):
+    data, version = event.data, event.version
     player = data["player"]
     match = in_turn(state, player, "recruitment")
+    card, spaces = _check_recruitment(state, match, player, data)
+    _recruit(state, match, player, card, spaces, version)
+    board = Board(state)
+    taken = fallen(state, board, board.at)
+    enemy = other(state, player)
+    if enemy in taken:
+        end_match(state, match, enemy, taken[enemy], version)
+        return
+    if (
+        match["mode"] == "expert"
+        and match["exile_rounds"] == 1
+        and all(hand_size(match, p["id"]) >= 3 for p in state["players"])
+    ):
+        first = match["first"]
+        match["phase"] = "exile"
+        match["exile"] = {"round": 2, "order": [first, other(state, first)], "next": 0}
+
+
+def _check_recruitment(state, match, player, data) -> tuple[dict, list[tuple]]:
+    """The card and the spaces of a recruitment, once every rule of recruiting holds."""
     who = player_name(state, player)
     if hand_size(match, player) >= HAND_LIMIT:
         raise RuleViolation(
@@ -937,7 +980,6 @@ def character_recruited(state, data, version):
     if match["recruits_due"] <= 0:
         raise RuleViolation(f"{who} has already recruited this turn")
     card_id = data["card"]
-    cards = card_index(state)
     if card_id not in offered(match):
         if match["mode"] == "expert":
             raise RuleViolation(f"{who} cannot recruit {card_id!r}: it is not available")
@@ -945,7 +987,7 @@ def character_recruited(state, data, version):
         raise RuleViolation(
             f"{who} recruits only from the face-up row ({card_id!r} is not in it; the row: {row})"
         )
-    card = cards[card_id]
+    card = card_index(state)[card_id]
     spaces = [tuple(s) for s in data["spaces"]]
     if len(spaces) != len(card["pieces"]):
         if len(card["pieces"]) == 2:
@@ -957,6 +999,18 @@ def character_recruited(state, data, version):
     if len(set(spaces)) != len(spaces):
         raise RuleViolation(f"two recruits cannot share one space ({fmt(spaces[0])})")
     board = Board(state)
+    _check_spaces(state, match, board, player, card, spaces)
+    if not placement_ok(state, board, player, card, spaces):
+        leader = board.pieces[board.leader_of(player)]["name"]
+        raise RuleViolation(
+            f"a player may not end the game against its own Leader (recruiting "
+            f"{card_label(state, card_id)} would encircle {who}'s {leader})"
+        )
+    return card, spaces
+
+
+def _check_spaces(state, match, board, player, card, spaces) -> None:
+    who = player_name(state, player)
     own = own_recruitment_spaces(state, match, player)
     for piece, space in zip(card["pieces"], spaces, strict=True):
         if space not in own:
@@ -969,12 +1023,11 @@ def character_recruited(state, data, version):
                 f"a recruit goes on a free recruitment space ({who}'s {piece['name']} to "
                 f"{fmt(space)}, held by {piece_label(board.pieces[board.occupied[space]])})"
             )
-    if not placement_ok(state, board, player, card, spaces):
-        leader = board.pieces[board.leader_of(player)]["name"]
-        raise RuleViolation(
-            f"a player may not end the game against its own Leader (recruiting "
-            f"{card_label(state, card_id)} would encircle {who}'s {leader})"
-        )
+
+
+def _recruit(state, match, player, card, spaces, version) -> None:
+    """The card's pieces onto the board and the card into the player's hand."""
+    card_id = card["id"]
     for piece, space in zip(card["pieces"], spaces, strict=True):
         match["pieces"][piece["id"]] = {
             "owner": player,
@@ -1004,23 +1057,11 @@ def character_recruited(state, data, version):
             for p, s in zip(card["pieces"], spaces, strict=True)
         ],
     }
-    board = Board(state)
-    taken = fallen(state, board, board.at)
-    enemy = other(state, player)
-    if enemy in taken:
-        end_match(state, match, enemy, taken[enemy], version)
-        return
-    if (
-        match["mode"] == "expert"
-        and match["exile_rounds"] == 1
-        and all(hand_size(match, p["id"]) >= 3 for p in state["players"])
-    ):
-        first = match["first"]
-        match["phase"] = "exile"
-        match["exile"] = {"round": 2, "order": [first, other(state, first)], "next": 0}
 
 
-def turn_ended(state, data, version):
+@handlers.on("TurnEnded")
+def turn_ended(state, event):
+    data = event.data
     player = data["player"]
     match = in_turn(state, player, "recruitment")
     if can_recruit(state, player):
@@ -1028,23 +1069,3 @@ def turn_ended(state, data, version):
             f"{player_name(state, player)} still has a recruitment to make this turn"
         )
     begin_turn(match, other(state, player), match["turn"] + 1)
-
-
-HANDLERS = {
-    "MatchStarted": match_started,
-    "LeaderChosen": leader_chosen,
-    "DeckShuffled": deck_shuffled,
-    "FirstPlayerDrawn": first_player_drawn,
-    "CharacterExiled": character_exiled,
-    "CharacterMoved": character_moved,
-    "AbilityUsed": ability_used,
-    "NemesisMoved": nemesis_moved,
-    "ActionPhaseEnded": action_phase_ended,
-    "CharacterRecruited": character_recruited,
-    "TurnEnded": turn_ended,
-}
-
-
-def apply(state: dict, event) -> dict:
-    HANDLERS[event.type](state, event.data, event.version)
-    return state

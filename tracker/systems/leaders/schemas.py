@@ -77,54 +77,52 @@ class ShuffledDeck(Drawn):
 # -- settings -------------------------------------------------------------------------------
 
 
-class PlayerSchema(EventSchema):
+class Player(EventSchema):
     id = Ident(required=True)
     name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
 
 
-class SeatSchema(EventSchema):
+class Seat(EventSchema):
     start = Coord(required=True)
     recruitment = fields.List(Coord(), required=True, validate=validate.Length(min=1))
 
 
-class BoardSchema(EventSchema):
+class Board(EventSchema):
     id = fields.Str(required=True)
     title = fields.Str(load_default="")
     cells = fields.List(Coord(), required=True, validate=validate.Length(min=7))
-    seats = fields.List(fields.Nested(SeatSchema), required=True, validate=validate.Length(equal=2))
+    seats = fields.List(fields.Nested(Seat), required=True, validate=validate.Length(equal=2))
 
 
-class LeaderFigureSchema(EventSchema):
+class LeaderFigure(EventSchema):
     id = Ident(required=True)
     name = fields.Str(required=True)
 
 
-class PieceSchema(EventSchema):
+class Piece(EventSchema):
     id = Ident(required=True)
     name = fields.Str(required=True)
     ability = fields.Str(required=True, validate=validate.OneOf(ABILITIES[1:]))
 
 
-class CardSchema(EventSchema):
+class Card(EventSchema):
     id = Ident(required=True)
     pieces = fields.List(
-        fields.Nested(PieceSchema), required=True, validate=validate.Length(min=1, max=2)
+        fields.Nested(Piece), required=True, validate=validate.Length(min=1, max=2)
     )
 
 
-class CharactersSchema(EventSchema):
+class Characters(EventSchema):
     leaders = fields.List(
-        fields.Nested(LeaderFigureSchema), required=True, validate=validate.Length(min=2)
+        fields.Nested(LeaderFigure), required=True, validate=validate.Length(min=2)
     )
-    cards = fields.List(fields.Nested(CardSchema), required=True)
+    cards = fields.List(fields.Nested(Card), required=True)
 
 
-class SettingsSchema(EventSchema):
-    players = fields.List(
-        fields.Nested(PlayerSchema), required=True, validate=validate.Length(equal=2)
-    )
-    board = fields.Nested(BoardSchema, required=True)
-    characters = fields.Nested(CharactersSchema, required=True)
+class Settings(EventSchema):
+    players = fields.List(fields.Nested(Player), required=True, validate=validate.Length(equal=2))
+    board = fields.Nested(Board, required=True)
+    characters = fields.Nested(Characters, required=True)
 
     @validates_schema
     def _distinct(self, data, **kwargs):
@@ -136,36 +134,36 @@ class SettingsSchema(EventSchema):
 # -- events ---------------------------------------------------------------------------------
 
 
-class MatchStartedSchema(EventSchema):
+class MatchStarted(EventSchema):
     match = Ident(required=True)
     mode = fields.Str(load_default="standard", validate=validate.OneOf(MODES))
 
 
-class LeaderChosenSchema(EventSchema):
+class LeaderChosen(EventSchema):
     player = fields.Str(required=True)
     leader = fields.Str(required=True)
 
 
-class DeckShuffledSchema(EventSchema):
+class DeckShuffled(EventSchema):
     deck = ShuffledDeck()
 
 
-class FirstPlayerDrawnSchema(EventSchema):
+class FirstPlayerDrawn(EventSchema):
     first = PlayerByLot("first player")
 
 
-class CharacterExiledSchema(EventSchema):
+class CharacterExiled(EventSchema):
     player = fields.Str(required=True)
     card = fields.Str(required=True)
 
 
-class CharacterMovedSchema(EventSchema):
+class CharacterMoved(EventSchema):
     player = fields.Str(required=True)
     character = fields.Str(required=True)
     path = fields.List(Coord(), required=True, validate=validate.Length(min=1, max=2))
 
 
-class AbilityUsedSchema(EventSchema):
+class AbilityUsed(EventSchema):
     player = fields.Str(required=True)
     character = fields.Str(required=True)
     target = fields.Str(load_default=None, allow_none=True)
@@ -173,31 +171,38 @@ class AbilityUsedSchema(EventSchema):
     form = fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(("move", "pull")))
 
 
-class NemesisMovedSchema(EventSchema):
+class NemesisMoved(EventSchema):
     player = fields.Str(required=True)
     path = fields.List(Coord(), required=True, validate=validate.Length(min=1, max=2))
 
 
-class PlayerOnlySchema(EventSchema):
+class ActionPhaseEnded(EventSchema):
     player = fields.Str(required=True)
 
 
-class CharacterRecruitedSchema(EventSchema):
+class TurnEnded(EventSchema):
+    player = fields.Str(required=True)
+
+
+class CharacterRecruited(EventSchema):
     player = fields.Str(required=True)
     card = fields.Str(required=True)
     spaces = fields.List(Coord(), required=True, validate=validate.Length(min=1, max=2))
 
 
 EVENTS = {
-    "MatchStarted": MatchStartedSchema,
-    "LeaderChosen": LeaderChosenSchema,
-    "DeckShuffled": DeckShuffledSchema,
-    "FirstPlayerDrawn": FirstPlayerDrawnSchema,
-    "CharacterExiled": CharacterExiledSchema,
-    "CharacterMoved": CharacterMovedSchema,
-    "AbilityUsed": AbilityUsedSchema,
-    "NemesisMoved": NemesisMovedSchema,
-    "ActionPhaseEnded": PlayerOnlySchema,
-    "CharacterRecruited": CharacterRecruitedSchema,
-    "TurnEnded": PlayerOnlySchema,
+    cls.__name__: cls
+    for cls in (
+        MatchStarted,
+        LeaderChosen,
+        DeckShuffled,
+        FirstPlayerDrawn,
+        CharacterExiled,
+        CharacterMoved,
+        AbilityUsed,
+        NemesisMoved,
+        ActionPhaseEnded,
+        CharacterRecruited,
+        TurnEnded,
+    )
 }

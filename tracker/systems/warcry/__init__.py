@@ -1,5 +1,5 @@
 """The Warcry campaign: warbands, battles and the seven-step aftermath."""
 
-from tracker.systems.warcry.rules import Warcry
+from tracker.systems.warcry.system import Warcry
 
 system = Warcry()

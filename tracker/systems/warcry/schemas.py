@@ -136,7 +136,9 @@ class ArtefactUsed(EventSchema):
 class ArtefactDiscarded(EventSchema):
     warband = id_field()
     fighter = id_field()
-    artefact = KIND
+    # Which of its artefacts the fighter discarded: its lesser artefact or its artefact of
+    # power (recorded as `artefact` before; `UPCASTERS` reads those events).
+    discarded = KIND
 
 
 class ArtefactPassed(EventSchema):
@@ -188,3 +190,16 @@ EVENTS = {
         QuestBegun,
     )
 }
+
+
+def discarded_named(data: dict) -> dict:
+    """An `ArtefactDiscarded` recorded before its `artefact` field was named `discarded`."""
+    if "artefact" not in data:
+        return data
+    shaped = {key: value for key, value in data.items() if key != "artefact"}
+    shaped["discarded"] = data["artefact"]
+    return shaped
+
+
+# How events recorded in an older shape are read today (the log is never rewritten).
+UPCASTERS = {"ArtefactDiscarded": (discarded_named,)}

@@ -1,6 +1,8 @@
-"""The legal choices of the moment, for the pages' forms: each candidate is tried on a copy.
+"""What a Leaders side may see and may choose next: the page helpers its templates call as
+``system.views.<name>(...)``.
 
-Nothing here decides a rule: a candidate is offered only when the fold itself accepts it, so
+The order of the face-down deck stays hidden until the match ends. Nothing here decides a
+rule: a choice is offered only when the rules' own handler accepts it, tried on a copy, so
 the pages can never offer what the fold would refuse, nor hide what it would accept.
 """
 
@@ -8,17 +10,73 @@ from __future__ import annotations
 
 from copy import deepcopy
 from itertools import permutations
-from types import SimpleNamespace
 
 from tracker.errors import RuleViolation
+from tracker.events import Event
 
 from . import geometry as geo
 from . import rules
 from . import words as words_
+from .rules import HAND_LIMIT, card_label, hand_size
+from .words import ability_help
+
+__all__ = [
+    "HAND_LIMIT",
+    "ability_help",
+    "action_options",
+    "card_label",
+    "card_pieces",
+    "exile_options",
+    "hand_size",
+    "leader_options",
+    "may_end_turn",
+    "nemesis_options",
+    "recruit_options",
+    "visible_event_data",
+    "visible_state",
+]
+
+# -- what a side may see ------------------------------------------------------------------
+
+
+def visible_state(state: dict, side: str | None = None) -> dict:
+    """The state as anyone at the table sees it: the deck's order replaced by its size.
+
+    Returns a new top-level dict (and match dict) sharing everything else with `state`.
+    The side does not matter yet: every other fact of Leaders lies open on the table.
+    """
+    match = state.get("match")
+    if not match or match.get("phase") == "over":
+        return dict(state)
+    hidden = {key: value for key, value in match.items() if key not in ("deck", "pool")}
+    hidden["deck_size"] = len(match.get("deck") or [])
+    return {**state, "match": hidden}
+
+
+def visible_event_data(
+    state: dict, event_type: str, data: dict, version: int, viewer: str | None = None
+) -> dict:
+    """An event's data as a player may read it in the audit log, `state` being the latest.
+
+    A shuffled deck shows only its face-up row and its size while its match is on.
+    """
+    if event_type != "DeckShuffled" or not data.get("deck"):
+        return data
+    match = state.get("match") or {}
+    if match.get("phase") == "over" or version < match.get("from_version", 0):
+        return data
+    deck = data["deck"]
+    return {"row": deck[:3], "deck_size": len(deck) - 3}
+
+
+# -- what a side may choose next ---------------------------------------------------------
 
 
 def trial(state: dict, event_type: str, data: dict) -> dict | None:
-    """The state `event_type` with `data` would leave, or None when a rule refuses it."""
+    """The state `event_type` with `data` would leave, or None when a rule refuses it.
+
+    The rules' own handler runs on a copy of the parts of the state a match changes.
+    """
     copy = {
         **state,
         "match": deepcopy(state["match"]),
@@ -26,7 +84,7 @@ def trial(state: dict, event_type: str, data: dict) -> dict | None:
         "matches": list(state["matches"]),
     }
     try:
-        rules.apply(copy, SimpleNamespace(type=event_type, data=data, version=0))
+        rules.handlers[event_type](copy, Event(None, "", 0, event_type, data, {}, None, None))
     except RuleViolation:
         return None
     return copy
@@ -77,8 +135,7 @@ def exile_options(state: dict) -> tuple[str, list[str]] | None:
 def _candidates(state: dict, board: rules.Board, player: str, pid: str, piece: dict):
     """Every (event type, data) worth trying for one piece; the fold sorts out the legal."""
     cells = board.cells
-    origin = board.at[pid]
-    around = geo.neighbours(origin, cells)
+    around = geo.neighbours(board.at[pid], cells)
     for space in around:
         yield "CharacterMoved", {"player": player, "character": pid, "path": [list(space)]}
     if piece["ability"] == "leader" and board.has(player, "vizier"):
@@ -86,57 +143,93 @@ def _candidates(state: dict, board: rules.Board, player: str, pid: str, piece: d
             for second in geo.neighbours(first, cells):
                 path = [list(first), list(second)]
                 yield "CharacterMoved", {"player": player, "character": pid, "path": path}
-    ability = piece["ability"]
-    if ability not in rules.ACTIVE:
+    tries = _TRIES.get(piece["ability"])
+    if tries is None:
         return
-
-    def use(target=None, path=(), form=None):
+    for target, path, form in tries(board, player, pid):
         data = {
             "player": player,
             "character": pid,
             "target": target,
             "path": [list(s) for s in path],
+            "form": form,
         }
-        data["form"] = form
-        return "AbilityUsed", data
+        yield "AbilityUsed", data
 
-    def two_away(space):
-        return [geo.step(space, d, 2) for d in geo.DIRECTIONS if geo.step(space, d, 2) in cells]
 
-    others = [o for o in board.at if o != pid]
-    if ability == "acrobat":
-        for first in two_away(origin):
-            yield use(path=[first])
-            for second in two_away(first):
-                yield use(path=[first, second])
-    elif ability == "rider":
-        for to in two_away(origin):
-            yield use(path=[to])
-    elif ability == "colossus":
-        for target in others:
-            if geo.adjacent(origin, board.at[target]):
-                for to in geo.behind(origin, board.at[target]):
-                    yield use(target, [to])
-    elif ability == "royal-guard":
-        leader = board.at[board.leader_of(player)]
-        for first in geo.neighbours(leader, cells):
-            yield use(path=[first])
-            for second in geo.neighbours(first, cells):
-                yield use(path=[first, second])
-    elif ability == "illusionist":
-        for target in others:
-            yield use(target)
-    elif ability == "claw":
-        for target in others:
-            yield use(target, form="move")
-            yield use(target, form="pull")
-    elif ability in ("manipulator", "brewmaster"):
-        for target in others:
-            for to in geo.neighbours(board.at[target], cells):
-                yield use(target, [to])
-    elif ability == "wanderer":
-        for to in sorted(cells):
-            yield use(path=[to])
+def _two_away(board, space):
+    return [geo.step(space, d, 2) for d in geo.DIRECTIONS if geo.step(space, d, 2) in board.cells]
+
+
+def _others(board, pid):
+    return [o for o in board.at if o != pid]
+
+
+# Each active ability's (target, path, form) worth trying, from where its piece stands.
+
+
+def _acrobat(board, player, pid):
+    for first in _two_away(board, board.at[pid]):
+        yield None, [first], None
+        for second in _two_away(board, first):
+            yield None, [first, second], None
+
+
+def _rider(board, player, pid):
+    for to in _two_away(board, board.at[pid]):
+        yield None, [to], None
+
+
+def _colossus(board, player, pid):
+    origin = board.at[pid]
+    for target in _others(board, pid):
+        if geo.adjacent(origin, board.at[target]):
+            for to in geo.behind(origin, board.at[target]):
+                yield target, [to], None
+
+
+def _royal_guard(board, player, pid):
+    leader = board.at[board.leader_of(player)]
+    for first in geo.neighbours(leader, board.cells):
+        yield None, [first], None
+        for second in geo.neighbours(first, board.cells):
+            yield None, [first, second], None
+
+
+def _illusionist(board, player, pid):
+    for target in _others(board, pid):
+        yield target, [], None
+
+
+def _claw(board, player, pid):
+    for target in _others(board, pid):
+        yield target, [], "move"
+        yield target, [], "pull"
+
+
+def _shifter(board, player, pid):
+    """The Manipulator's and the Brewmaster's: an enemy or ally one step on."""
+    for target in _others(board, pid):
+        for to in geo.neighbours(board.at[target], board.cells):
+            yield target, [to], None
+
+
+def _wanderer(board, player, pid):
+    for to in sorted(board.cells):
+        yield None, [to], None
+
+
+_TRIES = {
+    "acrobat": _acrobat,
+    "rider": _rider,
+    "colossus": _colossus,
+    "royal-guard": _royal_guard,
+    "illusionist": _illusionist,
+    "claw": _claw,
+    "manipulator": _shifter,
+    "brewmaster": _shifter,
+    "wanderer": _wanderer,
+}
 
 
 def action_options(state: dict, player: str) -> dict[str, list[dict]]:
@@ -236,3 +329,9 @@ def may_end_turn(state: dict, player: str) -> bool:
     if not match or match["phase"] != "recruitment" or match["active"] != player:
         return False
     return trial(state, "TurnEnded", {"player": player}) is not None
+
+
+def card_pieces(state: dict, card_id: str) -> list[dict]:
+    """The pieces of a card (two for Hermit and Cub), each with its ability."""
+    card = rules.card_index(state).get(card_id)
+    return list(card["pieces"]) if card else []

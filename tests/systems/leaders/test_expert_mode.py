@@ -1,11 +1,8 @@
-"""The expert mode, and what the system says about a match: sides, words, what players see."""
+"""The expert mode: no deck, exiles, any available character recruited."""
 
 from __future__ import annotations
 
-from leaders_table import ALICE, BOB, QUEEN, REGENT, Table, arranged
-
-from tracker.events import Event
-from tracker.systems.leaders import system, visible_event_data, visible_state
+from leaders_table import ALICE, BOB, QUEEN, REGENT, Table
 
 
 def expert(first: str = ALICE) -> Table:
@@ -110,51 +107,3 @@ def test_an_expert_exile_outside_its_two_moments_is_refused():
         player=ALICE,
         card="rider",
     )
-
-
-def test_the_sides_are_the_two_players_and_an_event_acts_for_its_player():
-    table = Table()
-    assert system.sides(table.state) == {ALICE: "Alice", BOB: "Bob"}
-    assert system.sides_of(table.state, "CharacterMoved", {"player": BOB}) == {BOB}
-    assert system.sides_of(table.state, "NemesisMoved", {"player": ALICE}) == {ALICE}
-    assert system.sides_of(table.state, "FirstPlayerDrawn", {"first": BOB}) == set()
-    assert system.sides_of(table.state, "MatchStarted", {"match": "m1"}) == set()
-
-
-def test_each_event_is_described_in_one_line_of_words():
-    table = arranged({"rider": (ALICE, (-1, -2)), "claw": (ALICE, (2, -3))})
-    table.move(ALICE, "claw", (1, -3))
-    words = system.describe(table.state, table.last_event)
-    assert words == "The Hook (Alice's Claw) moved to (1, -3); Alice wins match m1 by capture"
-    table = arranged({"colossus": (ALICE, (0, 0)), "rider": (BOB, (1, 0))})
-    table.use(ALICE, "colossus", (2, 0), target="rider")
-    assert system.describe(table.state, table.last_event) == (
-        "Old Millstone (Alice's Colossus) pushed Corvin of the Long Road (Bob's Rider) to (2, 0) "
-        "and took its space (1, 0)"
-    )
-
-
-def test_the_order_of_the_face_down_deck_is_hidden_while_the_match_is_on():
-    table = Table().start()
-    seen = visible_state(table.state, ALICE)
-    assert "deck" not in seen["match"] and seen["match"]["deck_size"] == 13
-    assert seen["match"]["row"] == ["acrobat", "rider", "colossus"]
-    assert "deck" in table.match  # the state itself is untouched
-    assert system.public_state(table.state)["match"]["deck_size"] == 13
-    data = {"deck": ["a", "b", "c", "d", "e"]}
-    assert visible_event_data(table.state, "DeckShuffled", data, version=3) == {
-        "row": ["a", "b", "c"],
-        "deck_size": 2,
-    }
-
-
-def test_describe_gives_words_for_setup_events():
-    table = Table()
-    table.do("MatchStarted", match="m1")
-    assert system.describe(table.state, table.last_event) == "Match m1 began in standard mode"
-    table.do("LeaderChosen", player=ALICE, leader=QUEEN)
-    assert system.describe(table.state, table.last_event) == (
-        "Alice chose the Ember Queen as Leader"
-    )
-    event = Event(None, "c", 9, "FirstPlayerDrawn", {"first": BOB}, {}, None, None)
-    assert system.describe(table.state, event) == "Bob was drawn to play first"

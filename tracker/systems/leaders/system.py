@@ -1,0 +1,68 @@
+"""The Leaders contract with the core: its events, board layouts, fold and words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tracker.errors import InvalidEvent
+from tracker.systems.base import GameSystem, load_json
+
+from . import rules, views, words
+from .schemas import EVENTS, Settings
+
+
+class LeadersSystem(GameSystem):
+    name = "leaders"
+    title = "Leaders"
+    events = EVENTS
+    settings_schema = Settings
+    side_field = "player"
+    handlers = rules.handlers
+    views = views
+
+    def _boards(self) -> dict[str, Path]:
+        return {p.stem: p for p in sorted((self.content_dir / "boards").glob("*.json"))}
+
+    def content_packs(self) -> dict[str, str]:
+        """The board layouts a campaign may be played on."""
+        return {name: load_json(path)["title"] for name, path in self._boards().items()}
+
+    def prepare_settings(self, settings: dict) -> dict:
+        """Copy the chosen board layout (by id, "default" when none) and the characters in."""
+        settings = dict(settings)
+        board = settings.get("board", "default")
+        if isinstance(board, str):
+            boards = self._boards()
+            if board not in boards:
+                known = ", ".join(boards)
+                raise InvalidEvent(
+                    f"there is no board layout {board!r} (there are: {known})",
+                    {"board": ["unknown board layout"]},
+                )
+            settings["board"] = load_json(boards[board])
+        if "characters" not in settings:
+            settings["characters"] = load_json(self.content_dir / "characters.json")
+        return settings
+
+    def initial_state(self, settings: dict) -> dict:
+        return rules.initial_state(settings)
+
+    def visible_state(self, state: dict, side: str | None) -> dict:
+        return views.visible_state(state, side)
+
+    def public_state(self, state: dict) -> dict:
+        return views.visible_state(state, None)
+
+    def visible_event_data(self, state, event_type, data, version, viewer):
+        return views.visible_event_data(state, event_type, data, version, viewer)
+
+    def describe(self, state: dict, event) -> str:
+        return words.describe(state, event)
+
+    def sides(self, state: dict) -> dict[str, str]:
+        return {p["id"]: p["name"] for p in state["players"]}
+
+    def sides_of(self, state: dict, event_type: str, data: dict) -> set[str]:
+        """The player an event acts for; setup draws and a new match belong to no side."""
+        player = data.get("player")
+        return {player} if isinstance(player, str) else set()

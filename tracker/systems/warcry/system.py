@@ -1,0 +1,75 @@
+"""The Warcry campaign's contract with the core: its events, content, fold and words."""
+
+from __future__ import annotations
+
+from tracker.errors import InvalidEvent
+from tracker.systems.base import GameSystem, load_json
+from tracker.systems.warcry import rules, views, words
+from tracker.systems.warcry.schemas import EVENTS, UPCASTERS, Settings
+
+
+class Warcry(GameSystem):
+    name = "warcry"
+    title = "Warcry campaign"
+    events = EVENTS
+    settings_schema = Settings
+    side_field = "warband"
+    upcasters = UPCASTERS
+    handlers = rules.handlers
+    views = views
+
+    # -- content ---------------------------------------------------------------------------
+
+    def content_packs(self) -> dict[str, str]:
+        packs = {}
+        for path in sorted(self.content_dir.glob("*.json")):
+            pack = load_json(path)
+            packs[path.stem] = pack.get("title", path.stem)
+        return packs
+
+    def quests(self, pack: str = "sample") -> dict[str, str]:
+        content = self._pack(pack)
+        return {qid: q["title"] for qid, q in content["quests"].items()}
+
+    def _pack(self, pack: str) -> dict:
+        path = self.content_dir / f"{pack}.json"
+        if not pack.replace("-", "").isalnum() or not path.exists():
+            raise InvalidEvent(
+                f"there is no Warcry content pack {pack!r} (there are: "
+                f"{', '.join(self.content_packs())})",
+                {"pack": ["unknown"]},
+            )
+        return load_json(path)
+
+    def prepare_settings(self, settings: dict) -> dict:
+        settings = dict(settings)
+        if "content" not in settings:
+            content = self._pack(settings.get("pack") or "sample")
+            keys = ("lesser_artefacts", "quests", "factions")
+            settings["content"] = {k: content[k] for k in keys if k in content}
+            settings.setdefault("pack", content.get("id", "sample"))
+            if not settings.get("quest"):
+                settings["quest"] = next(iter(content["quests"]))
+        return settings
+
+    # -- the fold and reading --------------------------------------------------------------
+
+    def initial_state(self, settings: dict) -> dict:
+        return rules.initial_state(settings)
+
+    def visible_state(self, state: dict, side: str | None) -> dict:
+        return views.visible_state(state, side)
+
+    def public_state(self, state: dict) -> dict:
+        return views.public_state(state)
+
+    def describe(self, state: dict, event) -> str:
+        return words.describe(state, event)
+
+    def sides(self, state: dict) -> dict[str, str]:
+        return {wid: wb["name"] for wid, wb in state["warbands"].items()}
+
+    def sides_of(self, state: dict, event_type: str, data: dict) -> set[str]:
+        if event_type == "BattleFought":
+            return {side.get("warband") for side in data.get("sides", []) if isinstance(side, dict)}
+        return {data["warband"]} if "warband" in data else set()

@@ -1,0 +1,111 @@
+"""What a Warcry side may see and may choose next: the page helpers its templates call as
+``system.views.<name>(...)``.
+
+Nothing here decides a rule: the helpers read the state the rules folded, or ask the rules'
+own checks (`trait_bearers`, `artefact_takers`); a page that asks whether an event may be
+recorded asks `system.allows`. `tables` gives the pages the campaign's numbers (prices,
+limits) as the rules use them.
+"""
+
+from __future__ import annotations
+
+from tracker.errors import RuleViolation
+from tracker.systems.warcry import rules, tables
+from tracker.systems.warcry.rules import (
+    battle,
+    convergence_point,
+    muster_limit,
+    owed,
+    profiles,
+    quest_of,
+    report,
+)
+
+__all__ = [
+    "aftermath_view",
+    "artefact_takers",
+    "battle",
+    "convergence_point",
+    "muster_limit",
+    "owed",
+    "profiles",
+    "public_state",
+    "report",
+    "tables",
+    "trait_bearers",
+    "visible_state",
+]
+
+
+def visible_state(state: dict, side: str | None) -> dict:
+    """Everything of a Warcry campaign lies open on the table: every side sees it all."""
+    return state
+
+
+def aftermath_view(state, wb) -> dict | None:
+    """Where a warband stands in its aftermath, and what it still owes, for its pages."""
+    am = wb["aftermath"]
+    if am is None:
+        return None
+    return {
+        "battle": am["battle"],
+        "step": am["step"],
+        "step_title": tables.STEPS[am["step"]],
+        "owed": owed(state, wb),
+        "found": am["found"],
+        "reward": am["reward"],
+    }
+
+
+def public_state(state) -> dict:
+    """The campaign as `manage.py state` and the API show it."""
+    warbands = {}
+    for wid, wb in state["warbands"].items():
+        quest = quest_of(state, wb)
+        view = {key: value for key, value in wb.items() if key != "aftermath"}
+        view["quest_title"] = quest["title"]
+        view["map_point"] = quest["map"][wb["map_position"]]
+        view["aftermath"] = aftermath_view(state, wb)
+        view["fighters_alive"] = len(wb["active"])
+        warbands[wid] = view
+    return {
+        "quest": state["quest"],
+        "warbands": warbands,
+        # A battle whose aftermath is under way shows the report as it stands (only those
+        # are copied: this is read by every page).
+        "battles": [
+            kept
+            if None not in kept["aftermath"].values()
+            else {
+                **kept,
+                "aftermath": {wid: report(state, kept, wid) for wid in kept["warbands"]},
+            }
+            for kept in state["battles"]
+        ],
+        "archived_battles": len(state["battle_ids"]) - len(state["battles"]),
+    }
+
+
+def artefact_takers(state, wb) -> list[str]:
+    """The active fighters a new artefact of power may go to now, as the rules say (only the
+    fighter who made room for it, once one did)."""
+    am = wb["aftermath"]
+    return [fid for fid in wb["active"] if _accepted(rules.check_made_room, wb, am, fid)]
+
+
+def trait_bearers(state, wb) -> list[str | None]:
+    """Whom a new command trait may go to now, as the rules say: [None] when it goes to the
+    leader without naming anyone, else the fighters who may be named its favoured warrior."""
+    leader_id = rules.leader(wb)
+    if _accepted(rules.trait_bearer, wb, leader_id, None):
+        return [None]
+    others = [fid for fid in wb["active"] if fid != leader_id]
+    return [fid for fid in others if _accepted(rules.trait_bearer, wb, leader_id, fid)]
+
+
+def _accepted(rule, *args) -> bool:
+    try:
+        rule(*args)
+    except RuleViolation:
+        return False
+    return True
