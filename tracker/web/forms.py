@@ -40,56 +40,83 @@ def form_data(schema, form, prefix: str = "") -> dict:
 
 
 def _field(field, form, key: str):
-    present = f"{key}-present" in form
-    if isinstance(field, Dice):
-        text = form.get(key, "").strip()
-        return _dice(text) if text else MISSING
-    if isinstance(field, Drawn):
-        text = form.get(key, "").strip()
-        if text:
-            return text
-        if field.typed_in is not None and any(k.startswith(f"{key}-") for k in form):
-            # Boxes left blank are an empty value, for the rules to refuse: not one to draw.
-            return field.from_typed(form_data(field.typed_in(), form, f"{key}-"))
-        return MISSING
-    if isinstance(field, fields.Nested) and not field.many:
-        if key in form:  # an object named by one value (a board by its id): pass it on
-            text = form.get(key, "").strip()
-            return text if text else MISSING
-        if not any(k.startswith(f"{key}-") for k in form):
-            return MISSING
-        return form_data(field.schema, form, f"{key}-")
-    if isinstance(field, fields.List) and isinstance(field.inner, fields.Nested):
-        indices = sorted(
-            {int(m.group(1)) for k in form if (m := re.match(rf"^{re.escape(key)}-(\d+)-", k))}
-        )
-        rows = [form_data(field.inner.schema, form, f"{key}-{i}-") for i in indices]
-        rows = [row for row in rows if not _blank(row)]
-        return rows if rows or present else MISSING
-    if isinstance(field, fields.List):
-        if f"{key}-text" in form:  # one text box: items separated by commas
-            return [v.strip() for v in form[f"{key}-text"].split(",") if v.strip()]
-        if key not in form and not present:
-            return MISSING
-        values = [v for v in form.getlist(key) if v.strip() != ""]
-        if isinstance(field.inner, fields.Integer) and len(values) == 1:
-            return _numbers(values[0])  # one box holding "q, r"
-        return [_convert(field.inner, v) for v in values]
-    if isinstance(field, fields.Dict):
-        value = _dict(field, form, key)
-        return value if value or present else MISSING
-    if isinstance(field, fields.Boolean):
-        if key not in form and not present:
-            return MISSING
-        if form.get(key, "x") == "":  # a select left at "as the rules say"
-            return None if field.allow_none else MISSING
-        return form.get(key) in ("on", "true", "1", "yes")
+    """The value a form gives for one field of a schema, or MISSING when it gives none."""
+    for kind, read in _READERS:
+        if isinstance(field, kind) and (kind is not fields.Nested or not field.many):
+            return read(field, form, key)
     if key not in form:
         return MISSING
     text = form.get(key, "").strip()
     if text == "":
         return None if field.allow_none else MISSING
     return _convert(field, text)
+
+
+def _dice_field(field, form, key: str):
+    text = form.get(key, "").strip()
+    return _dice(text) if text else MISSING
+
+
+def _drawn_field(field, form, key: str):
+    text = form.get(key, "").strip()
+    if text:
+        return text
+    if field.typed_in is not None and any(k.startswith(f"{key}-") for k in form):
+        # Boxes left blank are an empty value, for the rules to refuse: not one to draw.
+        return field.from_typed(form_data(field.typed_in(), form, f"{key}-"))
+    return MISSING
+
+
+def _nested_field(field, form, key: str):
+    if key in form:  # an object named by one value (a board by its id): pass it on
+        text = form.get(key, "").strip()
+        return text if text else MISSING
+    if not any(k.startswith(f"{key}-") for k in form):
+        return MISSING
+    return form_data(field.schema, form, f"{key}-")
+
+
+def _list_field(field, form, key: str):
+    present = f"{key}-present" in form
+    if isinstance(field.inner, fields.Nested):
+        indices = sorted(
+            {int(m.group(1)) for k in form if (m := re.match(rf"^{re.escape(key)}-(\d+)-", k))}
+        )
+        rows = [form_data(field.inner.schema, form, f"{key}-{i}-") for i in indices]
+        rows = [row for row in rows if not _blank(row)]
+        return rows if rows or present else MISSING
+    if f"{key}-text" in form:  # one text box: items separated by commas
+        return [v.strip() for v in form[f"{key}-text"].split(",") if v.strip()]
+    if key not in form and not present:
+        return MISSING
+    values = [v for v in form.getlist(key) if v.strip() != ""]
+    if isinstance(field.inner, fields.Integer) and len(values) == 1:
+        return _numbers(values[0])  # one box holding "q, r"
+    return [_convert(field.inner, v) for v in values]
+
+
+def _dict_field(field, form, key: str):
+    value = _dict(field, form, key)
+    return value if value or f"{key}-present" in form else MISSING
+
+
+def _boolean_field(field, form, key: str):
+    if key not in form and f"{key}-present" not in form:
+        return MISSING
+    if form.get(key, "x") == "":  # a select left at "as the rules say"
+        return None if field.allow_none else MISSING
+    return form.get(key) in ("on", "true", "1", "yes")
+
+
+# Each kind of field and how its boxes are read, the first that fits (Dice is a Drawn).
+_READERS = (
+    (Dice, _dice_field),
+    (Drawn, _drawn_field),
+    (fields.Nested, _nested_field),
+    (fields.List, _list_field),
+    (fields.Dict, _dict_field),
+    (fields.Boolean, _boolean_field),
+)
 
 
 def _dict(field, form, key: str) -> dict:
