@@ -4,7 +4,8 @@ import copy
 
 import pytest
 
-from tracker.errors import RuleViolation
+from tracker.errors import InvalidEvent, RuleViolation
+from tracker.events import Event
 from tracker.systems.warcry import system
 
 
@@ -332,3 +333,53 @@ def test_a_nothing_found_entry_needs_no_name_or_is_refused_in_words(new_campaign
     c.to_step("iron", 5)
     c.do("SearchRolled", warband="iron", dice=[1, 1])
     assert c.wb("iron")["aftermath"]["found"] == []
+
+
+# -- a slip put right ---------------------------------------------------------------------
+
+
+def test_a_fighters_name_or_points_are_corrected_by_an_event_of_their_own(campaign):
+    campaign.do("FighterCorrected", warband="iron", fighter="iron-1", points=120)
+    assert campaign.fighter("iron", "iron-1")["points"] == 120
+    assert campaign.fighter("iron", "iron-1")["name"] == "Ironjaws 1"
+    campaign.do("FighterCorrected", warband="iron", fighter="iron-1", name="Grenn")
+    assert campaign.fighter("iron", "iron-1")["name"] == "Grenn"
+    assert campaign.fighter("iron", "iron-1")["points"] == 120
+    event = Event(
+        None,
+        "c",
+        campaign.version,
+        "FighterCorrected",
+        system.load("FighterCorrected", {"warband": "iron", "fighter": "iron-1", "name": "Grenn"}),
+        {},
+        None,
+        None,
+    )
+    assert system.describe(campaign.state, event) == "Ironjaws' Ironjaws 1: renamed Grenn"
+
+
+def test_a_correction_of_an_unknown_fighter_or_of_nothing_is_refused(campaign):
+    words = campaign.refused("FighterCorrected", warband="iron", fighter="nobody", points=5)
+    assert words == "Ironjaws has no fighter 'nobody'"
+    words = campaign.refused("FighterCorrected", warband="iron", fighter="iron-1")
+    assert words == "a correction gives Ironjaws 1's right name or points (or both)"
+    words = campaign.refused("FighterCorrected", warband="iron", fighter="iron-1", points=100)
+    assert words == "Ironjaws 1 already has that name and those points"
+    with pytest.raises(InvalidEvent):
+        campaign.do("FighterCorrected", warband="iron", fighter="iron-1", points=1001)
+
+
+def test_a_profile_fighters_points_are_not_corrected(campaign):
+    campaign.do(
+        "WarbandFounded", warband="reav", name="Reavers", player="Ana", faction="cinderborn-reavers"
+    )
+    campaign.do(
+        "FighterAdded", warband="reav", fighter="reav-0", name="Reaver 0", profile="soot-brute"
+    )
+    words = campaign.refused("FighterCorrected", warband="reav", fighter="reav-0", points=5)
+    assert words == (
+        "Reaver 0 comes from the Soot Brute profile, which gives its points (120): "
+        "they cannot be corrected"
+    )
+    campaign.do("FighterCorrected", warband="reav", fighter="reav-0", name="Tulla")
+    assert campaign.fighter("reav", "reav-0")["name"] == "Tulla"

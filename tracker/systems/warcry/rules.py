@@ -1511,3 +1511,40 @@ class Warcry(GameSystem):
             f"{wb.get('name')} began the quest {title}, back at its start "
             f"({done} quest{'s' if done != 1 else ''} completed)"
         )
+
+    # -- a slip put right ------------------------------------------------------------------
+
+    def _on_FighterCorrected(self, state, data, version, wb):
+        wb = wb or self._warband(state, data["warband"])
+        fighter = self._fighter(wb, data["fighter"], active=False)
+        name, points = data["name"], data["points"]
+        if name is None and points is None:
+            raise RuleViolation(
+                f"a correction gives {fighter['name']}'s right name or points (or both)"
+            )
+        if points is not None and fighter["profile"] is not None and points != fighter["points"]:
+            profile = self.profiles(state, wb).get(fighter["profile"], {})
+            raise RuleViolation(
+                f"{fighter['name']} comes from the {profile.get('name', fighter['profile'])} "
+                f"profile, which gives its points ({fighter['points']}): they cannot be corrected"
+            )
+        if (name is None or name == fighter["name"]) and (
+            points is None or points == fighter["points"]
+        ):
+            raise RuleViolation(f"{fighter['name']} already has that name and those points")
+        fighter["was"] = {"name": fighter["name"], "points": fighter["points"]}
+        if name is not None:
+            fighter["name"] = name
+        if points is not None:
+            fighter["points"] = points
+
+    def _say_FighterCorrected(self, state, d, wb):
+        fighter = wb.get("fighters", {}).get(d["fighter"], {})
+        was = fighter.get("was") or {}
+        old, new = was.get("name", d["fighter"]), fighter.get("name", d["name"])
+        changes = []
+        if d["name"] is not None and d["name"] != old:
+            changes.append(f"renamed {new}")
+        if d["points"] is not None and d["points"] != was.get("points"):
+            changes.append(f"{was.get('points')} points corrected to {d['points']}")
+        return f"{possessive(wb.get('name', d['warband']))} {old}: " + " and ".join(changes)
