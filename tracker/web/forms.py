@@ -290,3 +290,16 @@ def _saying(label: str, message: str, nested: str = "") -> str:
     if not nested:
         return message
     return f"{nested[0].upper()}{nested[1:]}: {message}"
+
+
+def typed(schema, form) -> str:
+    """What a form held for the fields of `schema`, in words (each field by its label): kept
+    for a player who may not send it, so that nothing typed is lost."""
+    parts = []
+    for name in schema.fields:
+        values = [v.strip() for v in form.getlist(name) if v.strip()]
+        values += [v.strip() for v in form.getlist(f"{name}-text") if v.strip()]
+        if values:
+            label = _label(name, schema)
+            parts.append(f"{label[:1].upper()}{label[1:]} “{', '.join(values)}”")
+    return f"What you typed: {'; '.join(parts)}." if parts else ""

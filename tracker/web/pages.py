@@ -47,7 +47,7 @@ from tracker.web.context import (
     reader_view,
     service,
 )
-from tracker.web.forms import Failure, field_labels, form_data, player_words
+from tracker.web.forms import Failure, field_labels, form_data, player_words, typed
 
 bp = Blueprint("pages", __name__)
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
@@ -323,6 +323,8 @@ def record(cid: str, page: str):
         )
     except (Conflict, BatchError, Forbidden) as error:
         status, failure = refusal(error, schema, type_, form_id)
+        if status == 403:  # the page may not show this form to this player: say what it held
+            failure["message"] = f"{failure['message']}. {typed(schema, form)}".strip()
         return render_page(cid, page, status, at=None, failure=failure, submitted=form)
     guard.settle(cid)
     entry = svc.recent(cid, 1, result.last_version)[0]
