@@ -8,7 +8,7 @@ from datetime import timedelta
 from flask import Flask, g, render_template, request
 
 from tracker import config, systems
-from tracker.web import api, auth, pages
+from tracker.web import api, auth, pages, table
 from tracker.web.context import Sessions, csrf, current_user, state_cache
 
 
@@ -50,6 +50,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     state_cache(app)
     pages.init_app(app)
+    table.init_app(app)
     auth.init_app(app)
     api.init_app(app)
 

@@ -38,7 +38,7 @@ from tracker.errors import (
 )
 from tracker.events import GENESIS
 from tracker.permissions import Forbidden, records_for, sees_side
-from tracker.web import table
+from tracker.web import entries
 from tracker.web.context import (
     accounts,
     actor,
@@ -57,15 +57,14 @@ AUDIT_PAGE = 200
 
 def init_app(app):
     app.register_blueprint(bp)
-    app.register_blueprint(table.bp)
 
     app.jinja_env.tests["contains"] = lambda sequence, item: item in sequence
     app.jinja_env.globals["not_found"] = _not_found
     app.jinja_env.globals["forbidden"] = _forbidden
     app.jinja_env.globals["moved"] = _moved
     app.jinja_env.globals["static_text"] = static_text
-    app.jinja_env.globals["kept_fields"] = table.kept_fields
-    app.jinja_env.globals["legal"] = table.legal
+    app.jinja_env.globals["kept_fields"] = entries.kept_fields
+    app.jinja_env.globals["legal"] = entries.legal
 
     @app.template_filter("join_messages")
     def join_messages(messages) -> str:
@@ -233,7 +232,7 @@ def context(cid: str, at: int | None = None) -> dict:
         "can_record": member is not None and view.is_latest,
         # Whether the reader may record for a side: a page offers only the forms it may use.
         "may_record": lambda side: view.is_latest and records_for(member, side),
-        "my_latest": lambda: table.latest_own(cid, member) if view.is_latest else None,
+        "my_latest": lambda: entries.latest_own(cid, member) if view.is_latest else None,
         "link": link,
         "pdf_link": lambda page, **args: url_for("pages.pdf", cid=cid, page=page, **args),
         "now_url": url_for(request.endpoint, **(request.view_args or {}), **now_args),
@@ -291,7 +290,7 @@ def record(cid: str, page: str):
     form_id = form.get("form_id", type_)
     schema = event_schema(system, type_)
     expected = expected_version(form)
-    kept = table.kept_entry(form)
+    kept = entries.kept_entry(form)
     if kept is not None:  # this form would leave behind an entry typed and refused
         return render_page(cid, page, 422, at=None, failure=kept[0], submitted=kept[1])
     data = form_data(schema, form)

@@ -1,6 +1,6 @@
 """What a group at one table needs beyond one form a press: undoing one's own latest entry,
-a whole step's dice in one press, and an entry typed and refused kept until it is mended or
-dropped on purpose.
+and a whole step's dice in one press (tracker.web.entries keeps a refused entry until it is
+mended or dropped, and finds the defaults the rules accept).
 
 Views parse, call the service, render: the rules (and the core's refusal of a void that later
 events depend on) decide; the permission to undo is checked here, on the server, through
@@ -12,36 +12,23 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
-from werkzeug.datastructures import MultiDict
 
 from tracker.errors import BatchError, Conflict, RuleViolation
-from tracker.permissions import UNDONE, Forbidden, own_entry
+from tracker.permissions import UNDONE, Forbidden
+from tracker.web import pages
 from tracker.web.context import actor, policy, service
+from tracker.web.entries import latest_own
 from tracker.web.forms import Failure, form_data
 
 bp = Blueprint("table", __name__)
-# How far back in the log a member's own latest entry is looked for.
-UNDO_REACH = 200
-# The fields of a form that say how it was sent, not what was typed.
-_HOW = {"csrf_token", "type", "form_id", "expected_version", "idem", "next", "dice-mode"}
 
 
-def latest_own(cid: str, member):
-    """The member's own latest entry that it may undo (an audit log `Entry`), or None."""
-    if member is None:
-        return None
-    svc = service()
-    view = svc.state(cid)
-    for entry in svc.recent(cid, UNDO_REACH, view.version):
-        if entry.voided_by is None and own_entry(member, view.system, view.state, entry.event):
-            return entry
-    return None
+def init_app(app):
+    app.register_blueprint(bp)
 
 
 def _back(cid: str, page: str) -> str:
     """The page a form of `page` came from, with its query (such as ?warband=)."""
-    from tracker.web import pages
-
     url = pages.local(request.form.get("next"))
     if url:
         return url
@@ -52,8 +39,6 @@ def _back(cid: str, page: str) -> str:
 
 def _again(cid: str, page: str, status: int, failure: Failure, submitted):
     """The page the form came from again, with the refusal and what was typed."""
-    from tracker.web import pages
-
     if page == "audit":
         ctx = pages.context(cid)
         return pages._audit_page(ctx, status, failure=failure, submitted=submitted)
@@ -64,8 +49,6 @@ def _again(cid: str, page: str, status: int, failure: Failure, submitted):
 def undo(cid, page):
     """A member undoes its own latest entry (a void "undone by its author"), when nothing
     recorded since depends on it; the page it came from shows why not, otherwise."""
-    from tracker.web import pages
-
     form = request.form
     expected = pages.expected_version(form)
     try:
@@ -112,8 +95,6 @@ def step(cid, page):
     """Several events from one form (rows ``e-0-type``, ``e-0-fighter``, ``e-0-dice`` ...),
     all in one transaction or none: the dice of a whole step, typed in from the table or
     rolled by the server at one press."""
-    from tracker.web import pages
-
     form = request.form
     svc = service()
     system, _ = svc.system_of(cid)
@@ -159,8 +140,6 @@ def step(cid, page):
 
 def _step_refusal(error, system, submissions, form_id) -> tuple[int, Failure]:
     """A step's refusal: the words of the event that failed, beside its row."""
-    from tracker.web import pages
-
     if not isinstance(error, BatchError):
         return pages.refusal(error, None, "", form_id)
     type_ = submissions[error.index]["type"]
@@ -169,64 +148,3 @@ def _step_refusal(error, system, submissions, form_id) -> tuple[int, Failure]:
         f"e-{error.index}-{name}": words for name, words in failure["fields"].items()
     }
     return status, failure
-
-
-# -- an entry typed and refused is not left behind unseen ---------------------------------
-
-
-def kept_entry(form) -> tuple[Failure, MultiDict] | None:
-    """When a form (such as "Continue") carries an entry that was typed and refused on the
-    same page (``kept-form`` and its ``kept-<field>`` values), and the player did not choose
-    to drop it (``drop-kept``): the refusal to show beside that entry again, and its values
-    as typed. Otherwise None: the form goes on."""
-    kept_form = form.get("kept-form")
-    if not kept_form or form.get("drop-kept"):
-        return None
-    values = MultiDict(
-        (key[5:], value)
-        for key, values in form.lists()
-        if key.startswith("kept-") and key != "kept-form"
-        for value in values
-    )
-    failure = Failure(
-        kept_form,
-        message=(
-            "What you typed here was refused and is not recorded: mend it and send it again, "
-            "or go on without it (Continue without it)."
-        ),
-    )
-    return failure, values
-
-
-def kept_fields(failure, submitted) -> list[tuple[str, str]]:
-    """What a page carries on in its "Continue" form of an entry typed and refused there:
-    (name, value) pairs of hidden fields. Empty when nothing was refused."""
-    if not failure or submitted is None or failure["form"] in ("complete", "undo"):
-        return []
-    pairs = [("kept-form", failure["form"])]
-    for key, values in submitted.lists():
-        if key not in _HOW and not key.startswith(("kept-", "drop-")):
-            pairs += [(f"kept-{key}", value) for value in values]
-    return pairs
-
-
-# -- defaults that are legal choices ------------------------------------------------------
-
-
-def legal(system, state, event_type: str, data: dict, choices: dict) -> dict:
-    """The first choice, for each select of a form (`choices`: field -> its options in the
-    order shown), that the rules accept together with `data`, asked of the rules themselves
-    (`system.allows`); {} when they accept none (the page then keeps the first options)."""
-    names = list(choices)
-
-    def combos(i: int, chosen: dict):
-        if i == len(names):
-            yield chosen
-            return
-        for value in choices[names[i]]:
-            yield from combos(i + 1, {**chosen, names[i]: value})
-
-    for chosen in combos(0, {}):
-        if system.allows(state, event_type, {**data, **chosen}) is None:
-            return chosen
-    return {}
