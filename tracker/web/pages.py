@@ -230,8 +230,9 @@ def context(cid: str, at: int | None = None) -> dict:
         "member": member,
         "may_see": may_see,
         "can_record": member is not None and view.is_latest,
-        # Whether the reader may record for a side: a page offers only the forms it may use.
-        "may_record": lambda side: view.is_latest and records_for(member, side),
+        # Whether the reader may record for a side: a page offers only the forms it may use
+        # (in the past, shown off: `can_record`).
+        "may_record": lambda side: records_for(member, side),
         "my_latest": lambda: entries.latest_own(cid, member) if view.is_latest else None,
         "link": link,
         "pdf_link": lambda page, **args: url_for("pages.pdf", cid=cid, page=page, **args),
