@@ -21,8 +21,15 @@ class CampaignStartedSchema(EventSchema):
 
 
 class EventVoidedSchema(EventSchema):
-    version = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
-    reason = fields.Str(required=True, validate=validate.Length(min=1, max=500))
+    version = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(min=1),
+        metadata={"label": "the event number"},
+    )
+    reason = fields.Str(
+        required=True, validate=validate.Length(min=1, max=500), metadata={"label": "the reason"}
+    )
 
 
 CORE_EVENTS = {"CampaignStarted": CampaignStartedSchema, "EventVoided": EventVoidedSchema}

@@ -1,16 +1,19 @@
 """Who may see and record what: one check for the pages and the API alike.
 
 Reading a campaign: its members, or anybody when the organiser made it public. Recording:
-the organiser anything (and only the organiser voids); a player only events that act for its
-own side (a battle between two warbands may be recorded by either of their players); an event
-that acts for no side in particular, by any player. A player without a side yet takes the new
-side it founds.
+the organiser anything (and only the organiser voids any event); a player only events that
+act for its own side (a battle between two warbands may be recorded by either of their
+players); an event that acts for no side in particular, by any player. A player without a
+side yet takes the new side it founds. Any member may undo its own latest entry (for its own
+side, a player): a void with the reason `UNDONE`.
 """
 
 from __future__ import annotations
 
 from tracker.accounts import Accounts, User
 from tracker.errors import NotFound, TrackerError
+
+UNDONE = "undone by its author"
 
 
 class Forbidden(TrackerError):
@@ -25,6 +28,25 @@ def sees_all(member) -> bool:
     """Whether a member sees every hidden card: only an organiser who plays no side (a
     referee). An organiser who takes a seat sees what that seat sees, like any player."""
     return member is not None and member.role == "organiser" and member.side is None
+
+
+def records_for(member, side: str | None) -> bool:
+    """Whether a member may record events for `side` (the forms a page offers it)."""
+    if member is None:
+        return False
+    return member.role == "organiser" or side is None or member.side == side
+
+
+def own_entry(member, system, state, event) -> bool:
+    """Whether `event` is the member's own entry that it may undo: recorded by it, not the
+    campaign's start nor a void, and for a player, one that acts for the player's side."""
+    if member is None or event.meta.get("actor") != member.user.name:
+        return False
+    if event.type in ("CampaignStarted", "EventVoided") or event.type not in system.events:
+        return False
+    if member.role == "organiser":
+        return True
+    return member.side is not None and member.side in system.sides_of(state, event.type, event.data)
 
 
 def sees_side(member, side: str) -> bool:
@@ -82,9 +104,14 @@ class Guard:
         self.accounts = accounts
         self.member = member
         self.claimed: str | None = None
+        # The event the member undoes, once it was found to be its own latest entry.
+        self.undoing: int | None = None
 
     def __call__(self, system, state, event_type: str, data: dict) -> None:
         if self.member.role == "organiser":
+            return
+        undo = {"version": self.undoing, "reason": UNDONE}
+        if event_type == "EventVoided" and self.undoing is not None and data == undo:
             return
         if event_type == "EventVoided":
             raise Forbidden("only the organiser may void an event")

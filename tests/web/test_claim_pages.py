@@ -260,7 +260,7 @@ def test_a_game_number_that_is_not_a_number_shows_its_error_beside_the_field(cli
     page = deal_form(client, svc, game="first")
     assert page.status_code == 422
     assert re.search(
-        r'</label>\s*<span class="field-error" role="alert">Not a valid integer',
+        r'</label>\s*<span class="field-error" role="alert">Game must be a whole number',
         page.get_data(as_text=True),
     )
 

@@ -282,7 +282,7 @@ def test_hoplites_move_with_one_row_per_move(client, game, svc):
 def test_a_count_that_is_no_number_is_shown_beside_its_field(client, game, svc):
     page = post(client, svc, "play", "PriestsSent", player="ann", monument="zeus", count="lots")
     assert page.status_code == 422 and beside(page, "count")
-    assert "Not a valid integer" in text(page)
+    assert "Count must be a whole number." in text(page)
 
 
 def test_priests_artifacts_and_the_end_of_the_turn_come_from_their_forms(client, game, svc):

@@ -9,7 +9,7 @@ from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError
 
 from tracker import config, systems
-from tracker.web import api, auth, pages
+from tracker.web import api, auth, pages, table
 from tracker.web.context import Sessions, csrf, current_user, state_cache
 
 
@@ -33,6 +33,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     state_cache(app)
     pages.init_app(app)
+    table.init_app(app)
     auth.init_app(app)
     api.init_app(app)
     answer_errors(app)

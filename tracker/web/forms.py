@@ -175,3 +175,158 @@ def _dice(text: str):
         return [int(p) for p in parts]
     except ValueError:
         return text
+
+
+# -- a refused form, in words ---------------------------------------------------------------
+
+
+class Failure(dict):
+    """A refused form, for its page: which form (`form`), the words for each field
+    (`fields`) and for the form as a whole (`message`).
+
+    Each piece of words is shown once: beside its field or its form when the page shows them
+    (the macros ask `at_field` and `at_form`), and whatever no form took, at the top
+    (`rest`), after the page's body is made.
+    """
+
+    def __init__(
+        self, form: str, fields: dict | None = None, message: str = "", labels: dict | None = None
+    ):
+        super().__init__(form=form, fields=fields or {}, message=message)
+        self.labels = labels or {}  # what the page's top calls each field
+        self.shown: set = set()
+
+    def at_form(self, form_id: str) -> str:
+        if form_id != self["form"] or not self["message"] or "" in self.shown:
+            return ""
+        self.shown.add("")
+        return self["message"]
+
+    def at_field(self, form_id: str, name: str) -> str:
+        words = self["fields"].get(name)
+        if form_id != self["form"] or not words or name in self.shown:
+            return ""
+        self.shown.add(name)
+        return " ".join(_flat(words))
+
+    def rest(self) -> list[str]:
+        """The words no form or field of the page took: the page shows them at its top."""
+        out = [] if "" in self.shown or not self["message"] else [self["message"]]
+        for name, words in self["fields"].items():
+            if name not in self.shown:
+                label = self.labels.get(name, "")
+                named = label[:1].upper() + label[1:]
+                out += [w if w.startswith(named) else f"{named}: {w}" for w in _flat(words)]
+        self.shown.update([""], self["fields"])
+        return out
+
+
+def _flat(words) -> list[str]:
+    if isinstance(words, dict):
+        return [w for sub in words.values() for w in _flat(sub)]
+    if isinstance(words, list):
+        return [w for sub in words for w in _flat(sub)]
+    return [str(words)]
+
+
+# Marshmallow's own messages, as a player says them ({0}: the field's label).
+_SAYINGS = [
+    (r"Not a valid integer\.", "{0} must be a whole number."),
+    (r"Not a valid number\.", "{0} must be a number."),
+    (r"Missing data for required field\.", "{0} is needed."),
+    (r"Field may not be null\.", "{0} is needed."),
+    (r"Not a valid string\.", "{0} must be text."),
+    (r"Not a valid boolean\.", "{0} must be yes or no."),
+    (r"Not a valid list\.", "{0} must be a list."),
+    (r"Not a valid mapping type\.", "{0} is not filled in as the form asks."),
+    (r"Invalid input type\.", "{0} is not filled in as the form asks."),
+    (r"Unknown field\.", "{0} is not part of this form."),
+    (r"Length must be between (\d+) and (\d+)\.", "{0} must be {1} to {2} characters in length."),
+    (r"Shorter than minimum length (\d+)\.", "{0} needs a length of at least {1}."),
+    (r"Longer than maximum length (\d+)\.", "{0} may have a length of {1} at most."),
+    (r"Length must be (\d+)\.", "{0} must have a length of {1}."),
+    (
+        r"Must be greater than or equal to (\S+) and less than or equal to (\S+)\.",
+        "{0} must be from {1} to {2}.",
+    ),
+    (r"Must be greater than or equal to (\S+)\.", "{0} must be at least {1}."),
+    (r"Must be less than or equal to (\S+)\.", "{0} must be at most {1}."),
+    (r"Must be one of: (.*)\.", "{0} must be one of: {1}."),
+    (r"String does not match expected pattern\.", "{0} is not written as the form asks."),
+]
+
+
+def player_words(schema, errors: dict) -> dict[str, list[str]]:
+    """Marshmallow's messages for the fields of `schema` as a player would read them: each
+    names its field by its label (the field's ``label`` metadata, else its name in words),
+    never as the event's data calls it."""
+    return {
+        name: _said(_label(name, schema), _inner(schema, name), messages)
+        for name, messages in errors.items()
+    }
+
+
+def field_labels(schema, errors: dict) -> dict[str, str]:
+    """What a page calls each field of `errors` when it names it on its own."""
+    return {name: _label(name, schema) for name in errors}
+
+
+def _label(name, schema) -> str:
+    if isinstance(name, int) or str(name).isdigit():
+        return f"number {int(name) + 1}"
+    field = schema.fields.get(name) if schema is not None else None
+    label = field.metadata.get("label") if field is not None else None
+    if name == "_schema":
+        return ""
+    return label or str(name).replace("_", " ").replace("-", " ")
+
+
+def _inner(schema, name):
+    """The schema of the objects a field holds (a nested object or a list of them), or None."""
+    field = schema.fields.get(name) if schema is not None else None
+    if isinstance(field, fields.List):
+        field = field.inner
+    return field.schema if isinstance(field, fields.Nested) else None
+
+
+def _said(label: str, inner, messages, nested: str = "") -> list[str]:
+    """Words for `messages` of the field `label`; `nested` names the part of the field they
+    are about (an item of a list, a field of a nested object), which a message of the
+    field's own words is prefixed with (beside its field a field's own words need no name)."""
+    if isinstance(messages, dict):
+        out = []
+        for key, sub in messages.items():
+            if isinstance(key, int) or str(key).isdigit():
+                part = f"{label} {int(key) + 1}".strip()
+                out += _said(part, inner, sub, part)
+            else:
+                part = f"{label}: {_label(key, inner)}".strip(": ")
+                out += _said(part, _inner(inner, key), sub, part)
+        return out
+    if isinstance(messages, list):
+        return [w for m in messages for w in _said(label, inner, m, nested)]
+    return [_saying(label, str(messages), nested)]
+
+
+def _saying(label: str, message: str, nested: str = "") -> str:
+    for pattern, words in _SAYINGS:
+        match = re.fullmatch(pattern, message)
+        if match:
+            said = words.format(label or "this", *match.groups())
+            return said[0].upper() + said[1:]
+    if not nested:
+        return message
+    return f"{nested[0].upper()}{nested[1:]}: {message}"
+
+
+def typed(schema, form) -> str:
+    """What a form held for the fields of `schema`, in words (each field by its label): kept
+    for a player who may not send it, so that nothing typed is lost."""
+    parts = []
+    for name in schema.fields:
+        values = [v.strip() for v in form.getlist(name) if v.strip()]
+        values += [v.strip() for v in form.getlist(f"{name}-text") if v.strip()]
+        if values:
+            label = _label(name, schema)
+            parts.append(f"{label[:1].upper()}{label[1:]} “{', '.join(values)}”")
+    return f"What you typed: {'; '.join(parts)}." if parts else ""

@@ -37,7 +37,8 @@ from tracker.errors import (
     TrackerError,
 )
 from tracker.events import GENESIS
-from tracker.permissions import Forbidden, sees_side
+from tracker.permissions import Forbidden, records_for, sees_side
+from tracker.web import entries
 from tracker.web.context import (
     accounts,
     actor,
@@ -46,7 +47,7 @@ from tracker.web.context import (
     reader_view,
     service,
 )
-from tracker.web.forms import form_data
+from tracker.web.forms import Failure, field_labels, form_data, player_words, typed
 
 bp = Blueprint("pages", __name__)
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
@@ -62,6 +63,8 @@ def init_app(app):
     app.jinja_env.globals["forbidden"] = _forbidden
     app.jinja_env.globals["moved"] = _moved
     app.jinja_env.globals["static_text"] = static_text
+    app.jinja_env.globals["kept_fields"] = entries.kept_fields
+    app.jinja_env.globals["legal"] = entries.legal
 
     @app.template_filter("join_messages")
     def join_messages(messages) -> str:
@@ -227,6 +230,10 @@ def context(cid: str, at: int | None = None) -> dict:
         "member": member,
         "may_see": may_see,
         "can_record": member is not None and view.is_latest,
+        # Whether the reader may record for a side: a page offers only the forms it may use
+        # (in the past, shown off: `can_record`).
+        "may_record": lambda side: records_for(member, side),
+        "my_latest": lambda: entries.latest_own(cid, member) if view.is_latest else None,
         "link": link,
         "pdf_link": lambda page, **args: url_for("pages.pdf", cid=cid, page=page, **args),
         "now_url": url_for(request.endpoint, **(request.view_args or {}), **now_args),
@@ -278,23 +285,17 @@ def page(cid, page):
 def record(cid: str, page: str):
     """Append the one event a form describes; on failure, the same page with the error."""
     form = request.form
-    guard = policy().guard(cid)
     svc = service()
     system, _ = svc.system_of(cid)
     type_ = form.get("type", "")
     form_id = form.get("form_id", type_)
-    if type_ in system.events:
-        schema = system.schema(type_)
-    elif type_ in CORE_EVENTS and type_ != "CampaignStarted":
-        schema = CORE_EVENTS[type_]()
-    else:
-        abort(400, f"{system.title} has no event called {type_!r}")
-    expected = form.get("expected_version", "")
-    if not expected.isdigit():
-        abort(400, "the form lacks the campaign version it was loaded at; reload the page")
+    schema = event_schema(system, type_)
+    expected = expected_version(form)
+    kept = entries.kept_entry(form)
+    if kept is not None:  # this form would leave behind an entry typed and refused
+        return render_page(cid, page, 422, at=None, failure=kept[0], submitted=kept[1])
     data = form_data(schema, form)
     drawn = system.drawn_fields(type_) if type_ in system.events else {}
-    failure = {"form": form_id, "fields": {}, "message": ""}
     # The dice buttons: "Roll for me" (the server rolls, whatever was typed) or the table's.
     mode = form.get("dice-mode")
     if mode == "server":
@@ -306,33 +307,59 @@ def record(cid: str, page: str):
             for name in drawn
             if name not in data
         }
-        failure.update(fields=missing, message="no dice were typed in")
+        failure = Failure(form_id, missing)
         return render_page(cid, page, 422, at=None, failure=failure, submitted=form)
     try:
+        guard = policy().guard(cid)
         result = svc.append(
             cid,
             [{"type": type_, "data": data}],
-            int(expected),
+            expected,
             actor=actor(),
             source="form",
             idempotency_key=form.get("idem") or None,
             guard=guard,
             strict=False,  # two players recording for different sides never conflict
         )
-    except Conflict as conflict:
-        failure["message"] = _changed_meanwhile(conflict)
-        return render_page(cid, page, 409, at=None, failure=failure, submitted=form)
-    except BatchError as error:
-        if isinstance(error.error, Forbidden):
-            raise error.error from None
-        failure["message"] = error.error.message
-        if isinstance(error.error, InvalidEvent):
-            failure["fields"] = error.error.errors
-        return render_page(cid, page, 422, at=None, failure=failure, submitted=form)
+    except (Conflict, BatchError, Forbidden) as error:
+        status, failure = refusal(error, schema, type_, form_id)
+        if status == 403:  # the page may not show this form to this player: say what it held
+            failure["message"] = f"{failure['message']}. {typed(schema, form)}".strip()
+        return render_page(cid, page, status, at=None, failure=failure, submitted=form)
     guard.settle(cid)
     entry = svc.recent(cid, 1, result.last_version)[0]
     flash(f"Recorded: {entry.words}.")
     return redirect(local(form.get("next")) or request.full_path.rstrip("?"))
+
+
+def event_schema(system, type_: str):
+    """The schema of an event a form may post: one of the system's, or a void."""
+    if type_ in system.events:
+        return system.schema(type_)
+    if type_ in CORE_EVENTS and type_ != "CampaignStarted":
+        return CORE_EVENTS[type_]()
+    abort(400, f"{system.title} has no event called {type_!r}")
+
+
+def expected_version(form) -> int:
+    expected = form.get("expected_version", "")
+    if not expected.isdigit():
+        abort(400, "the form lacks the campaign version it was loaded at; reload the page")
+    return int(expected)
+
+
+def refusal(error: TrackerError, schema, type_: str, form_id: str) -> tuple[int, Failure]:
+    """A refused submission as its page shows it: the status, and the words beside the form
+    or its fields, in a player's words (a malformed field by its label, a broken rule as the
+    rule says it, a conflict as what changed meanwhile)."""
+    if isinstance(error, Conflict):
+        return 409, Failure(form_id, message=_changed_meanwhile(error))
+    inner = error.error if isinstance(error, BatchError) else error
+    status = 403 if isinstance(inner, Forbidden) else 422
+    if isinstance(inner, InvalidEvent) and inner.errors and inner.message.startswith(type_):
+        words, labels = player_words(schema, inner.errors), field_labels(schema, inner.errors)
+        return status, Failure(form_id, words, labels=labels)
+    return status, Failure(form_id, message=inner.message)
 
 
 # -- play on: a campaign of one's own, copied from any one may read -------------------------
@@ -519,42 +546,28 @@ def _audit_page(ctx: dict, status: int = 200, **extra):
 def void(cid):
     """The organiser voids an event, with a reason, from the audit log."""
     form = request.form
-    guard = policy().guard(cid)
     target = form.get("version", "").strip()
-    expected = form.get("expected_version", "")
-    if not expected.isdigit():
-        abort(400, "the form lacks the campaign version it was loaded at; reload the page")
+    expected = expected_version(form)
     data = {
         "version": int(target) if target.isdigit() else target,
         "reason": form.get("reason", "").strip(),
     }
-    failure = {"form": "void", "fields": {}, "message": ""}
-    status = 422
     try:
+        guard = policy().guard(cid)
         service().append(
             cid,
             [{"type": "EventVoided", "data": data}],
-            int(expected),
+            expected,
             actor=actor(),
             source="form",
             idempotency_key=form.get("idem") or None,
             guard=guard,
         )
-    except Conflict:
-        failure["message"] = (
-            "the campaign changed since you loaded this page: here it is as it stands now"
-        )
-        status = 409
-    except BatchError as error:
-        if isinstance(error.error, Forbidden):
-            raise error.error from None
-        failure["message"] = error.error.message
-        if isinstance(error.error, InvalidEvent):
-            failure["fields"] = error.error.errors
-    else:
-        flash(f"Event {target} was voided.")
-        return redirect(url_for("pages.audit", cid=cid))
-    return _audit_page(context(cid), status, failure=failure, submitted=form)
+    except (Conflict, BatchError, Forbidden) as error:
+        status, failure = refusal(error, CORE_EVENTS["EventVoided"](), "EventVoided", "void")
+        return _audit_page(context(cid), status, failure=failure, submitted=form)
+    flash(f"Event {target} was voided.")
+    return redirect(url_for("pages.audit", cid=cid))
 
 
 @bp.get("/c/<cid>/dice")

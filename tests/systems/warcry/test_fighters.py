@@ -1,6 +1,12 @@
 """Step 4 of the aftermath and the roster: fighters added and removed, runemarks, the
 leader, a warband's size."""
 
+import pytest
+
+from tracker.errors import InvalidEvent
+from tracker.events import Event
+from tracker.systems.warcry import system
+
 
 def test_the_leader_can_never_be_removed(campaign):
     words = campaign.refused("FighterRemoved", warband="iron", fighter="iron-boss")
@@ -161,3 +167,53 @@ def test_the_battle_report_lists_the_fighters_added_and_removed_in_step_four(cam
     )
     report = campaign.report("iron", 0)
     assert report["fighters_removed"] and report["fighters_added"]
+
+
+# -- a slip put right ---------------------------------------------------------------------
+
+
+def test_a_fighters_name_or_points_are_corrected_by_an_event_of_their_own(campaign):
+    campaign.do("FighterCorrected", warband="iron", fighter="iron-1", points=120)
+    assert campaign.fighter("iron", "iron-1")["points"] == 120
+    assert campaign.fighter("iron", "iron-1")["name"] == "Ironjaws 1"
+    campaign.do("FighterCorrected", warband="iron", fighter="iron-1", name="Grenn")
+    assert campaign.fighter("iron", "iron-1")["name"] == "Grenn"
+    assert campaign.fighter("iron", "iron-1")["points"] == 120
+    event = Event(
+        None,
+        "c",
+        campaign.version,
+        "FighterCorrected",
+        system.load("FighterCorrected", {"warband": "iron", "fighter": "iron-1", "name": "Grenn"}),
+        {},
+        None,
+        None,
+    )
+    assert system.describe(campaign.state, event) == "Ironjaws' Ironjaws 1: renamed Grenn"
+
+
+def test_a_correction_of_an_unknown_fighter_or_of_nothing_is_refused(campaign):
+    words = campaign.refused("FighterCorrected", warband="iron", fighter="nobody", points=5)
+    assert words == "Ironjaws has no fighter 'nobody'"
+    words = campaign.refused("FighterCorrected", warband="iron", fighter="iron-1")
+    assert words == "a correction gives Ironjaws 1's right name or points (or both)"
+    words = campaign.refused("FighterCorrected", warband="iron", fighter="iron-1", points=100)
+    assert words == "Ironjaws 1 already has that name and those points"
+    with pytest.raises(InvalidEvent):
+        campaign.do("FighterCorrected", warband="iron", fighter="iron-1", points=1001)
+
+
+def test_a_profile_fighters_points_are_not_corrected(campaign):
+    campaign.do(
+        "WarbandFounded", warband="reav", name="Reavers", player="Ana", faction="cinderborn-reavers"
+    )
+    campaign.do(
+        "FighterAdded", warband="reav", fighter="reav-0", name="Reaver 0", profile="soot-brute"
+    )
+    words = campaign.refused("FighterCorrected", warband="reav", fighter="reav-0", points=5)
+    assert words == (
+        "Reaver 0 comes from the Soot Brute profile, which gives its points (120): "
+        "they cannot be corrected"
+    )
+    campaign.do("FighterCorrected", warband="reav", fighter="reav-0", name="Tulla")
+    assert campaign.fighter("reav", "reav-0")["name"] == "Tulla"

@@ -1308,3 +1308,33 @@ def quest_begun(state, event):
     wb["quests_completed"].append(wb["quest"])
     wb["quest"], wb["runemark"] = data["quest"], quest["runemark"]
     wb["map_position"], wb["quest_complete"] = 0, False
+
+
+# -- a slip put right ---------------------------------------------------------------------------
+
+
+@handlers.on("FighterCorrected")
+def fighter_corrected(state, event):
+    data = event.data
+    wb = warband(state, data["warband"])
+    fighter = fighter_of(wb, data["fighter"], active=False)
+    name, points = data["name"], data["points"]
+    if name is None and points is None:
+        raise RuleViolation(
+            f"a correction gives {fighter['name']}'s right name or points (or both)"
+        )
+    if points is not None and fighter["profile"] is not None and points != fighter["points"]:
+        profile = profiles(state, wb).get(fighter["profile"], {})
+        raise RuleViolation(
+            f"{fighter['name']} comes from the {profile.get('name', fighter['profile'])} "
+            f"profile, which gives its points ({fighter['points']}): they cannot be corrected"
+        )
+    if (name is None or name == fighter["name"]) and (
+        points is None or points == fighter["points"]
+    ):
+        raise RuleViolation(f"{fighter['name']} already has that name and those points")
+    fighter["was"] = {"name": fighter["name"], "points": fighter["points"]}
+    if name is not None:
+        fighter["name"] = name
+    if points is not None:
+        fighter["points"] = points

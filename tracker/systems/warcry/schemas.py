@@ -192,6 +192,24 @@ EVENTS = {
 }
 
 
+class FighterCorrected(EventSchema):
+    """A slip put right: a fighter's name or points as they should have been entered."""
+
+    warband = id_field(metadata={"label": "warband"})
+    fighter = id_field(metadata={"label": "fighter"})
+    name = fields.Str(load_default=None, allow_none=True, validate=NAME, metadata={"label": "name"})
+    points = fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=1000),
+        metadata={"label": "points"},
+    )
+
+
+EVENTS["FighterCorrected"] = FighterCorrected
+
+
 def discarded_named(data: dict) -> dict:
     """An `ArtefactDiscarded` recorded before its `artefact` field was named `discarded`."""
     if "artefact" not in data:

@@ -231,3 +231,16 @@ def _quest_begun(state, d, wb):
         f"{wb.get('name')} began the quest {title}, back at its start "
         f"({done} quest{'s' if done != 1 else ''} completed)"
     )
+
+
+@says("FighterCorrected")
+def _fighter_corrected(state, d, wb):
+    fighter = wb.get("fighters", {}).get(d["fighter"], {})
+    was = fighter.get("was") or {}
+    old, new = was.get("name", d["fighter"]), fighter.get("name", d["name"])
+    changes = []
+    if d["name"] is not None and d["name"] != old:
+        changes.append(f"renamed {new}")
+    if d["points"] is not None and d["points"] != was.get("points"):
+        changes.append(f"{was.get('points')} points corrected to {d['points']}")
+    return f"{possessive(wb.get('name', d['warband']))} {old}: " + " and ".join(changes)

@@ -36,9 +36,17 @@ document.querySelectorAll("fieldset[data-muster]").forEach(function (side) {
 
 // A form that destroys something asks first (data-confirm holds the question). Without
 // script the form is sent as it is.
+// A button may ask a question of its own instead (data-confirm on the button).
 document.querySelectorAll("form[data-confirm]").forEach(function (form) {
   form.addEventListener("submit", function (event) {
-    if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    var asker = event.submitter && event.submitter.dataset.confirm ? event.submitter : form;
+    if (!window.confirm(asker.dataset.confirm)) event.preventDefault();
+  });
+});
+document.querySelectorAll("button[data-confirm]").forEach(function (button) {
+  if (button.form && button.form.dataset.confirm) return;  // the form asks (above)
+  button.addEventListener("click", function (event) {
+    if (!window.confirm(button.dataset.confirm)) event.preventDefault();
   });
 });
 

@@ -1,0 +1,89 @@
+"""What the table pages ask of a campaign's entries beyond one form: a member's own latest
+entry (which it may undo), an entry typed and refused that a later form carries on until it
+is mended or dropped on purpose, and the defaults of a form's selects that the rules accept."""
+
+from __future__ import annotations
+
+from werkzeug.datastructures import MultiDict
+
+from tracker.permissions import own_entry
+from tracker.web.context import service
+from tracker.web.forms import Failure
+
+# How far back in the log a member's own latest entry is looked for.
+UNDO_REACH = 200
+# The fields of a form that say how it was sent, not what was typed.
+_HOW = {"csrf_token", "type", "form_id", "expected_version", "idem", "next", "dice-mode"}
+
+
+def latest_own(cid: str, member):
+    """The member's own latest entry that it may undo (an audit log `Entry`), or None."""
+    if member is None:
+        return None
+    svc = service()
+    view = svc.state(cid)
+    for entry in svc.recent(cid, UNDO_REACH, view.version):
+        if entry.voided_by is None and own_entry(member, view.system, view.state, entry.event):
+            return entry
+    return None
+
+
+# -- an entry typed and refused is not left behind unseen ---------------------------------
+
+
+def kept_entry(form) -> tuple[Failure, MultiDict] | None:
+    """When a form (such as "Continue") carries an entry that was typed and refused on the
+    same page (``kept-form`` and its ``kept-<field>`` values), and the player did not choose
+    to drop it (``drop-kept``): the refusal to show beside that entry again, and its values
+    as typed. Otherwise None: the form goes on."""
+    kept_form = form.get("kept-form")
+    if not kept_form or form.get("drop-kept"):
+        return None
+    values = MultiDict(
+        (key[5:], value)
+        for key, values in form.lists()
+        if key.startswith("kept-") and key != "kept-form"
+        for value in values
+    )
+    failure = Failure(
+        kept_form,
+        message=(
+            "What you typed here was refused and is not recorded: mend it and send it again, "
+            "or go on without it (Continue without it)."
+        ),
+    )
+    return failure, values
+
+
+def kept_fields(failure, submitted) -> list[tuple[str, str]]:
+    """What a page carries on in its "Continue" form of an entry typed and refused there:
+    (name, value) pairs of hidden fields. Empty when nothing was refused."""
+    if not failure or submitted is None or failure["form"] in ("complete", "undo"):
+        return []
+    pairs = [("kept-form", failure["form"])]
+    for key, values in submitted.lists():
+        if key not in _HOW and not key.startswith(("kept-", "drop-")):
+            pairs += [(f"kept-{key}", value) for value in values]
+    return pairs
+
+
+# -- defaults that are legal choices ------------------------------------------------------
+
+
+def legal(system, state, event_type: str, data: dict, choices: dict) -> dict:
+    """The first choice, for each select of a form (`choices`: field -> its options in the
+    order shown), that the rules accept together with `data`, asked of the rules themselves
+    (`system.allows`); {} when they accept none (the page then keeps the first options)."""
+    names = list(choices)
+
+    def combos(i: int, chosen: dict):
+        if i == len(names):
+            yield chosen
+            return
+        for value in choices[names[i]]:
+            yield from combos(i + 1, {**chosen, names[i]: value})
+
+    for chosen in combos(0, {}):
+        if system.allows(state, event_type, {**data, **chosen}) is None:
+            return chosen
+    return {}

@@ -1,0 +1,150 @@
+"""What a group at one table needs beyond one form a press: undoing one's own latest entry,
+and a whole step's dice in one press (tracker.web.entries keeps a refused entry until it is
+mended or dropped, and finds the defaults the rules accept).
+
+Views parse, call the service, render: the rules (and the core's refusal of a void that later
+events depend on) decide; the permission to undo is checked here, on the server, through
+tracker.permissions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, abort, flash, redirect, request, url_for
+
+from tracker.errors import BatchError, Conflict, RuleViolation
+from tracker.permissions import UNDONE, Forbidden
+from tracker.web import pages
+from tracker.web.context import actor, policy, service
+from tracker.web.entries import latest_own
+from tracker.web.forms import Failure, form_data
+
+bp = Blueprint("table", __name__)
+
+
+def init_app(app):
+    app.register_blueprint(bp)
+
+
+def _back(cid: str, page: str) -> str:
+    """The page a form of `page` came from, with its query (such as ?warband=)."""
+    url = pages.local(request.form.get("next"))
+    if url:
+        return url
+    if page == "audit":
+        return url_for("pages.audit", cid=cid)
+    return url_for("pages.page", cid=cid, page=page, **request.args)
+
+
+def _again(cid: str, page: str, status: int, failure: Failure, submitted):
+    """The page the form came from again, with the refusal and what was typed."""
+    if page == "audit":
+        ctx = pages.context(cid)
+        return pages._audit_page(ctx, status, failure=failure, submitted=submitted)
+    return pages.render_page(cid, page, status, at=None, failure=failure, submitted=submitted)
+
+
+@bp.post("/c/<cid>/undo/<page>")
+def undo(cid, page):
+    """A member undoes its own latest entry (a void "undone by its author"), when nothing
+    recorded since depends on it; the page it came from shows why not, otherwise."""
+    form = request.form
+    expected = pages.expected_version(form)
+    try:
+        guard = policy().guard(cid)
+        entry = latest_own(cid, guard.member)
+        if entry is None or str(entry.event.version) != form.get("version", ""):
+            raise Forbidden(
+                "a player undoes only its own latest entry for its own side, and that one is "
+                "not yours to undo (or no longer your latest): look at the audit log"
+            )
+        guard.undoing = entry.event.version
+        service().append(
+            cid,
+            [{"type": "EventVoided", "data": {"version": entry.event.version, "reason": UNDONE}}],
+            expected,
+            actor=actor(),
+            source="form",
+            idempotency_key=form.get("idem") or None,
+            guard=guard,
+        )
+    except (Conflict, BatchError, Forbidden) as error:
+        status, failure = pages.refusal(error, None, "EventVoided", "undo")
+        if isinstance(error, BatchError) and isinstance(error.error, RuleViolation):
+            failure["message"] = _undo_refused(entry.words, error.error.message)
+        return _again(cid, page, status, failure, form)
+    flash(f"Undone: {entry.words}.")
+    return redirect(_back(cid, page))
+
+
+def _undo_refused(words: str, message: str) -> str:
+    """The core's refusal of a void that later events depend on, as a player says it."""
+    why = re.search(r"depends on it \((.*)\)$", message)
+    reason = f": without it, {why.group(1)}" if why else f" ({message})"
+    return f"“{words}” cannot be undone, for what was recorded after it depends on it{reason}"
+
+
+# -- a whole step at once -------------------------------------------------------------------
+
+_ROW = re.compile(r"^e-(\d+)-type$")
+
+
+@bp.post("/c/<cid>/step/<page>")
+def step(cid, page):
+    """Several events from one form (rows ``e-0-type``, ``e-0-fighter``, ``e-0-dice`` ...),
+    all in one transaction or none: the dice of a whole step, typed in from the table or
+    rolled by the server at one press."""
+    form = request.form
+    svc = service()
+    system, _ = svc.system_of(cid)
+    form_id = form.get("form_id", "step")
+    expected = pages.expected_version(form)
+    rows = sorted(int(m.group(1)) for key in form if (m := _ROW.match(key)))
+    if not rows:
+        abort(400, "the form names no events; reload the page")
+    submissions, missing = [], {}
+    for row in rows:
+        type_ = form[f"e-{row}-type"]
+        if type_ not in system.events:
+            abort(400, f"{system.title} has no event called {type_!r}")
+        data = form_data(system.schema(type_), form, f"e-{row}-")
+        for name in system.drawn_fields(type_):
+            if form.get("dice-mode") == "server":
+                data.pop(name, None)
+            elif name not in data:
+                missing[f"e-{row}-{name}"] = ["Type this die from the table."]
+        submissions.append({"type": type_, "data": data})
+    if missing:
+        failure = Failure(form_id, missing, "Every die of the step is typed, or none: ")
+        failure["message"] += "type the missing ones, or press Roll everything owed."
+        return _again(cid, page, 422, failure, form)
+    try:
+        guard = policy().guard(cid)
+        result = svc.append(
+            cid,
+            submissions,
+            expected,
+            actor=actor(),
+            source="form",
+            idempotency_key=form.get("idem") or None,
+            guard=guard,
+            strict=False,
+        )
+    except (Conflict, BatchError, Forbidden) as error:
+        return _again(cid, page, *_step_refusal(error, system, submissions, form_id), form)
+    entries = svc.recent(cid, len(submissions), result.last_version)
+    flash("Recorded: " + "; ".join(entry.words for entry in reversed(entries)) + ".")
+    return redirect(_back(cid, page))
+
+
+def _step_refusal(error, system, submissions, form_id) -> tuple[int, Failure]:
+    """A step's refusal: the words of the event that failed, beside its row."""
+    if not isinstance(error, BatchError):
+        return pages.refusal(error, None, "", form_id)
+    type_ = submissions[error.index]["type"]
+    status, failure = pages.refusal(error, system.schema(type_), type_, form_id)
+    failure["fields"] = {
+        f"e-{error.index}-{name}": words for name, words in failure["fields"].items()
+    }
+    return status, failure
