@@ -8,7 +8,7 @@ from datetime import timedelta
 from flask import Flask, g, render_template, request
 
 from tracker import config, systems
-from tracker.web import api, auth, pages
+from tracker.web import api, auth, live, pages
 from tracker.web.context import Sessions, csrf, current_user, state_cache
 
 
@@ -49,9 +49,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     systems.registry()  # every game system imported now, not on a first request
 
     state_cache(app)
-    pages.init_app(app)
-    auth.init_app(app)
-    api.init_app(app)
+    for part in (pages, auth, api, live):  # the pages, accounts, API and live streams
+        part.init_app(app)
 
     @app.after_request
     def secure_headers(response):
