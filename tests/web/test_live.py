@@ -196,3 +196,28 @@ def test_the_scripts_a_live_page_loads_are_served_with_the_content_security_poli
     for name in ("htmx.min.js", "htmx-ext-sse.min.js", "htmx.LICENSE", "htmx-ext-sse.LICENSE"):
         assert client.get(f"/static/{name}").status_code == 200
     assert "<script>" not in page.get_data(as_text=True)
+
+
+# A page of each game beside its dashboard: the board, a seat, the battles, the wizard.
+GAME_PAGES = {
+    "warcry-ember-crown": ["", "warband?warband=ironjaws", "wizard?warband=crowmarch", "battles"],
+    "claim-tavern-nights": ["", "table?player=mara"],
+    "leaders-standard": ["", "match"],
+    "monsters-twin-peaks-feud": ["", "battle"],
+    "hellas-duel": ["", "play"],
+}
+
+
+@pytest.mark.parametrize("sample", GAME_PAGES)
+def test_every_games_pages_are_live_and_each_fetches_itself_again(client, svc, sample):
+    from tracker import config
+
+    lines = (config.SAMPLES / f"{sample}.jsonl").read_text().splitlines()
+    cid = svc.import_lines(lines)[0].campaign
+    for page in GAME_PAGES[sample] + ["audit"]:
+        answer = client.get(f"/c/{cid}/{page}")
+        assert answer.status_code == 200, page
+        html = answer.get_data(as_text=True)
+        assert f'sse-connect="/c/{cid}/live?since={version(svc, cid)}"' in html, page
+        # The part swapped is fetched from the page's own address, through its own view.
+        assert f'<div id="live" hx-get="/c/{cid}/{page}'.replace("&", "&amp;") in html, page

@@ -55,18 +55,20 @@ def _streams_end_with_the_worker(worker) -> None:
 THREADS = 64
 
 
+def settings(bind: str, workers: int) -> dict:
+    """gunicorn's settings for the tracker (the bench serves with the same)."""
+    return {
+        "bind": bind,
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": THREADS,
+        "accesslog": "-",
+        "logger_class": RedactingLogger,
+        "timeout": 60,
+        "post_worker_init": _streams_end_with_the_worker,
+        "worker_int": lambda worker: live.stop_all(),
+    }
+
+
 def run(app, host: str, port: int, workers: int = 2) -> None:
-    _Gunicorn(
-        app,
-        {
-            "bind": f"{host}:{port}",
-            "workers": workers,
-            "worker_class": "gthread",
-            "threads": THREADS,
-            "accesslog": "-",
-            "logger_class": RedactingLogger,
-            "timeout": 60,
-            "post_worker_init": _streams_end_with_the_worker,
-            "worker_int": lambda worker: live.stop_all(),
-        },
-    ).run()
+    _Gunicorn(app, settings(f"{host}:{port}", workers)).run()
