@@ -199,3 +199,29 @@ def test_without_javascript_the_pages_work_by_reloading(table, browser):
     assert not [url for url in streams if re.search(r"/live(\?|$)", url)]
     pia.close()
     context.close()
+
+
+HIDE = """(hidden) => {
+    Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+    document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_a_hidden_tab_lets_go_of_its_stream_and_catches_up_when_shown_again(table):
+    board = open_live(table.pavel, f"{table.base}/")
+    board.evaluate(HIDE, True)
+    pia = table.pia.new_page()
+    pia.goto(f"{table.base}/warband?warband=crowmarch")
+    for name in ("Sky Lark", "Dun Lark"):
+        fill_fighter(pia, name, 100)
+        add_button(pia).click()
+        expect(pia.locator(".flashes")).to_contain_text(name)
+        if name == "Sky Lark":
+            board.wait_for_timeout(1500)
+            assert "Sky Lark" not in board.inner_text("main")  # hidden: it heard nothing
+            board.evaluate(HIDE, False)
+        # Shown again, it catches up, and goes on hearing what comes next.
+        expect(board.locator("main")).to_contain_text(name, timeout=2000)
+    assert board.evaluate(KEPT)
+    board.close()
+    pia.close()

@@ -4,6 +4,11 @@
 // The helpers bind to what `root` holds: the whole page at first, then each part a live
 // refresh brings in.
 function enhance(root) {
+// Which <details> the page opened itself: a live refresh keeps those the player toggled.
+root.querySelectorAll("details[open]").forEach(function (element) {
+  element.setAttribute("data-was-open", "");
+});
+
 // A short id is filled in from the name as it is typed, until the id is edited by hand.
 // Without script the id is simply typed.
 root.querySelectorAll("input[data-slug-to]").forEach(function (source) {
@@ -67,8 +72,26 @@ root.querySelectorAll("button[data-copy]").forEach(function (button) {
 // so, and it comes once the player is done with the form.
 (function () {
   if (!window.htmx) { enhance(document); return; }
-  htmx.onLoad(enhance);
   var pending = false;
+  var toggled = null; // the <details> the player opened or closed, kept across a refresh
+
+  htmx.onLoad(function (root) {
+    enhance(root);
+    if (root.id !== "live" || !toggled) return;
+    var details = root.querySelectorAll("details");
+    if (details.length === toggled.count) {
+      toggled.open.forEach(function (pair) { details[pair[0]].open = pair[1]; });
+    }
+    toggled = null;
+  });
+
+  function keepToggled(live) {
+    var details = live.querySelectorAll("details"), open = [];
+    details.forEach(function (element, n) {
+      if (element.open !== element.hasAttribute("data-was-open")) open.push([n, element.open]);
+    });
+    toggled = {count: details.length, open: open};
+  }
 
   function selectChanged(select) {
     var options = Array.prototype.slice.call(select.options);
@@ -123,7 +146,26 @@ root.querySelectorAll("button[data-copy]").forEach(function (button) {
     if (event.target.id !== "live") return;
     var text = event.detail.xhr.responseText || "";
     if (text.indexOf('id="live"') < 0) { event.detail.shouldSwap = false; return; }
-    if (busy()) { event.detail.shouldSwap = false; wait(); }
+    if (busy()) { event.detail.shouldSwap = false; wait(); return; }
+    keepToggled(event.target);
+  });
+  // A hidden tab lets go of its stream: over HTTP/1.1 a browser holds six connections to a
+  // server, and tabs left open behind must not take them all. Shown again, it opens a new
+  // stream from the version it shows, which tells at once of anything it missed.
+  var source = null, opened = 0;
+  document.addEventListener("htmx:sseOpen", function (event) { source = event.detail.source; });
+  document.addEventListener("visibilitychange", function () {
+    var body = document.body, live = document.getElementById("live");
+    if (document.hidden) {
+      if (source) { source.close(); source = null; }
+      return;
+    }
+    if (source || !live || !body.hasAttribute("sse-connect")) return;
+    opened += 1;
+    var url = body.getAttribute("sse-connect").replace(/since=\d+.*$/, "since=");
+    body.setAttribute("sse-connect", url + live.dataset.version + "&again=" + opened);
+    live.setAttribute("data-stream", String(opened)); // its trigger then listens to the new one
+    htmx.process(body);
   });
   document.addEventListener("focusout", function () { window.setTimeout(resume, 0); });
   document.addEventListener("reset", function () { window.setTimeout(resume, 0); });
