@@ -127,7 +127,13 @@ class Feed:
             return True
 
     def _poll(self, position: int) -> None:
-        reader = Store(self.path)
+        try:
+            reader = Store(self.path)
+        except Exception:  # the next watcher starts another poller
+            log.exception("the live feed could not open the log")
+            with self._lock:
+                self._polling = False
+            return
         try:
             while not self._idle():
                 try:
