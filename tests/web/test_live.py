@@ -1,6 +1,7 @@
 """The live stream of a campaign's versions (server-sent events) and the live pages around it,
 through Flask's test client."""
 
+import re
 import time
 
 import pytest
@@ -169,7 +170,9 @@ def test_a_page_at_its_latest_version_connects_to_its_stream_and_an_earlier_one_
 ):
     html = client.get(f"/c/{two}/").get_data(as_text=True)
     assert f'sse-connect="/c/{two}/live?since={version(svc)}"' in html
-    assert 'id="live" hx-get="/c/c/"' in html and 'hx-trigger="sse:version"' in html
+    live = re.search(r'<div id="live"[^>]*>', html).group(0)
+    assert f'data-version="{version(svc)}"' in live and 'hx-get="/c/c/"' in live
+    assert 'hx-trigger="sse:version"' in live and 'hx-select="#live"' in live
     assert "htmx.min.js" in html and '"allowEval":false' in html
     earlier = client.get(f"/c/{two}/?at=2").get_data(as_text=True)
     assert "sse-connect" not in earlier and "htmx.min.js" not in earlier
@@ -220,4 +223,5 @@ def test_every_games_pages_are_live_and_each_fetches_itself_again(client, svc, s
         html = answer.get_data(as_text=True)
         assert f'sse-connect="/c/{cid}/live?since={version(svc, cid)}"' in html, page
         # The part swapped is fetched from the page's own address, through its own view.
-        assert f'<div id="live" hx-get="/c/{cid}/{page}'.replace("&", "&amp;") in html, page
+        live = re.search(r'<div id="live"[^>]*>', html).group(0)
+        assert f'hx-get="/c/{cid}/{page}'.replace("&", "&amp;") in live, page
