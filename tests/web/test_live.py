@@ -225,3 +225,16 @@ def test_every_games_pages_are_live_and_each_fetches_itself_again(client, svc, s
         # The part swapped is fetched from the page's own address, through its own view.
         live = re.search(r'<div id="live"[^>]*>', html).group(0)
         assert f'hx-get="/c/{cid}/{page}'.replace("&", "&amp;") in live, page
+
+
+def test_a_member_removed_while_watching_hears_no_more_versions(quick, app, two, svc, accounts):
+    player = accounts.sign_up("pia", "pia's long password")
+    accounts.add_member(two, player, "player", "crow")
+    watching = log_in(app.test_client(), "pia", "pia's long password")
+    reader = Reader(open_stream(watching, two, since=version(svc)))
+    next(reader.chunks)
+    accounts.remove_member(two, player)
+    found(svc, "gulls", version(svc))
+    assert reader.next_event()["event"] == "bye"
+    assert "event: version" not in "".join(reader.seen)
+    reader.close()

@@ -17,9 +17,11 @@ import weakref
 
 from flask import Blueprint, Response, current_app, request
 
+from tracker.accounts import Accounts
 from tracker.errors import NotFound
+from tracker.permissions import Policy
 from tracker.store import Store
-from tracker.web.context import policy, store
+from tracker.web.context import current_user, kept_store, policy, store
 
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
@@ -201,8 +203,14 @@ def stream(cid: str):
         live.leave(topic)
         raise
     config = current_app.config
+    user, path = current_user(), config["DATABASE"]
+
+    def may_read() -> bool:
+        """Asked again before each version told: a member removed meanwhile hears no more."""
+        return Policy(Accounts(kept_store(path).conn), user).can_read(cid)
+
     events = _events(
-        live, topic, since, current, config["LIVE_SECONDS"], config["LIVE_BEAT_SECONDS"]
+        live, topic, since, current, (config["LIVE_SECONDS"], config["LIVE_BEAT_SECONDS"]), may_read
     )
     return Response(
         _Stream(live, topic, events),
@@ -211,14 +219,18 @@ def stream(cid: str):
     )
 
 
-def _events(live: Feed, topic: Topic, last: int, current: int, seconds: float, beat: float):
+def _events(live: Feed, topic: Topic, last: int, current: int, times, may_read):
     """The stream itself: a `version` event each time the campaign moves past `last`, a
-    comment when it is quiet, and `bye` when it ends (after `seconds`, or at shutdown)."""
+    comment when it is quiet (every `beat` seconds), and `bye` when it ends (after `seconds`,
+    at shutdown, or when the reader may no longer read the campaign)."""
+    seconds, beat = times
     deadline = time.monotonic() + seconds
     yield f"retry: {RETRY_MS}\n: watching {topic.campaign}\n\n"
     newest = max(current, topic.version)
     while not live.stopping:
         if newest > last:
+            if not may_read():
+                break
             last = newest
             yield f"id: {last}\nevent: version\ndata: {last}\n\n"
         left = deadline - time.monotonic()
