@@ -225,3 +225,36 @@ def test_a_hidden_tab_lets_go_of_its_stream_and_catches_up_when_shown_again(tabl
     assert board.evaluate(KEPT)
     board.close()
     pia.close()
+
+
+@pytest.fixture
+def claim_table(server, players, server_db):
+    """A copy of the Claim sample up to the card before its last: Pavel holds Mara's seat,
+    whose turn it is, and Pia holds Tobin's."""
+    campaign = f"live-claim-{next(COPIES)}"
+    lines = (config.SAMPLES / "claim-tavern-nights.jsonl").read_text().splitlines()[:-1]
+    copy = "\n".join(line.replace('"claim-tavern-nights"', f'"{campaign}"') for line in lines)
+    manage(server_db, "import", "-", stdin=copy + "\n")
+    for name, side in (("pavel", "mara"), ("pia", "tobin")):
+        manage(server_db, "members", campaign, "--add", name, "--side", side)
+    return SimpleNamespace(base=f"{server}/c/{campaign}", **players)
+
+
+def test_a_claim_seat_shows_the_other_players_card_live_and_only_what_a_reload_would(
+    claim_table,
+):
+    tobin = open_live(claim_table.pia, f"{claim_table.base}/table?player=tobin")
+    mara = claim_table.pavel.new_page()
+    mara.goto(f"{claim_table.base}/table?player=mara")
+    before = tobin.inner_text("#live")
+    mara.locator("button[name=card][value='dwarves-0']").click()
+    expect(mara.locator(".flashes")).to_contain_text("Recorded")
+    expect(tobin.locator("#live")).not_to_have_text(before, timeout=2000)
+    assert tobin.evaluate(KEPT)
+    # The page refreshed itself through its own view: what a reload shows, hidden cards hidden.
+    shown = tobin.inner_text("#live")
+    fresh = claim_table.pia.new_page()
+    fresh.goto(f"{claim_table.base}/table?player=tobin")
+    assert fresh.inner_text("#live") == shown
+    for page in (tobin, mara, fresh):
+        page.close()
