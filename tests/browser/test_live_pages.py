@@ -67,6 +67,13 @@ def table(server, players, server_db):
 def open_live(context, url):
     """A page of the campaign, once its stream is open, marked so that a reload would show."""
     page = context.new_page()
+    page.refused = []  # what the content security policy refused, said on the console
+    page.on(
+        "console",
+        lambda message: (
+            page.refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     page.add_init_script(
         "document.addEventListener('htmx:sseOpen', function () { window.liveOpen = true; });"
     )
@@ -107,6 +114,7 @@ def test_two_players_recording_at_once_for_their_own_warbands_see_each_other_liv
     expect(pia_audit.locator("main")).to_contain_text("Tarn Ashgrip", timeout=2000)
     expect(pia_audit.locator("main")).to_contain_text("Heron Quill", timeout=2000)
     assert pavel_board.evaluate(KEPT) and pia_audit.evaluate(KEPT)
+    assert pavel_board.refused == [] and pia_audit.refused == []  # the policy holds as it is
     # Both entries are in the log, once each.
     log = pia_audit.inner_text("main")
     assert log.count("Tarn Ashgrip") == 1 and log.count("Heron Quill") == 1
