@@ -21,7 +21,7 @@ from tracker.accounts import Accounts
 from tracker.errors import NotFound
 from tracker.permissions import Policy
 from tracker.store import Store
-from tracker.web.context import current_user, kept_store, policy, store
+from tracker.web.context import current_user, policy, store
 
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
@@ -203,17 +203,12 @@ def stream(cid: str):
         live.leave(topic)
         raise
     config = current_app.config
-    user, path = current_user(), config["DATABASE"]
-
-    def may_read() -> bool:
-        """Asked again before each version told: a member removed meanwhile hears no more."""
-        return Policy(Accounts(kept_store(path).conn), user).can_read(cid)
-
+    rights = _Rights(config["DATABASE"], current_user(), cid)
     events = _events(
-        live, topic, since, current, (config["LIVE_SECONDS"], config["LIVE_BEAT_SECONDS"]), may_read
+        live, topic, since, current, (config["LIVE_SECONDS"], config["LIVE_BEAT_SECONDS"]), rights
     )
     return Response(
-        _Stream(live, topic, events),
+        _Stream(live, topic, events, rights),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -242,12 +237,32 @@ def _events(live: Feed, topic: Topic, last: int, current: int, times, may_read):
     yield "event: bye\ndata: the stream ends; the page opens the next one\n\n"
 
 
+class _Rights:
+    """Whether the reader may still read the campaign, asked before each version a stream
+    tells: a member removed meanwhile hears no more. Its own read-only connection, opened at
+    the first question, so that no snapshot another read of the thread left open answers."""
+
+    def __init__(self, path: str, user, campaign: str):
+        self.path, self.user, self.campaign = path, user, campaign
+        self.reader: Store | None = None
+
+    def __call__(self) -> bool:
+        if self.reader is None:
+            self.reader = Store(self.path, readonly=True)
+        return Policy(Accounts(self.reader.conn), self.user).can_read(self.campaign)
+
+    def close(self) -> None:
+        if self.reader is not None:
+            self.reader.close()
+            self.reader = None
+
+
 class _Stream:
     """A stream's body: its watcher leaves the topic when the server closes the response,
     whether or not the stream was ever read (a closed page, a stopped server)."""
 
-    def __init__(self, live: Feed, topic: Topic, events):
-        self.live, self.topic, self.events = live, topic, events
+    def __init__(self, live: Feed, topic: Topic, events, rights: _Rights):
+        self.live, self.topic, self.events, self.rights = live, topic, events, rights
         self.left = False
 
     def __iter__(self):
@@ -255,6 +270,7 @@ class _Stream:
 
     def close(self) -> None:
         self.events.close()
+        self.rights.close()
         if not self.left:
             self.left = True
             self.live.leave(self.topic)
