@@ -16,6 +16,7 @@ from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
 from tracker.store import Store
+from tracker.web.server import THREADS
 
 CLIENTS = 8
 
@@ -158,7 +159,7 @@ def run(work_dir: Path, per_client: int = 100) -> tuple[Figure, dict]:
             "requests/s",
             0.4,
             True,
-            "gunicorn gthread, 2 workers x 4 threads, loopback, keep-alive, "
+            f"gunicorn gthread, 2 workers x {THREADS} threads, loopback, keep-alive, "
             "each client its own campaign; median of five pairs run back to back",
         )
         shared = _shared(port, token, 12)

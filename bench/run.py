@@ -13,10 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import data, figures, http
+from bench import data, figures, http, live
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
-STEPS = ("append", "import", "fold", "roster", "travel", "http", "memory")
+STEPS = ("append", "import", "fold", "roster", "travel", "http", "live", "memory")
 
 
 def main(argv=None) -> int:
@@ -50,6 +50,11 @@ def main(argv=None) -> int:
             elif step == "http":
                 figure, shared = http.run(work)
                 new = [figure]
+            elif step == "live":
+                figure, details = live.run(work)
+                new = [figure]
+                for name, values in details.items():
+                    print(f"   {name}: {live.shown(values)}", flush=True)
             elif step == "memory":
                 new = [figures.memory()]
             else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from tracker.web import create_app
-from tracker.web.server import RedactingLogger, _Gunicorn
+from tracker.web.server import _Gunicorn, settings
 
 
 def noop_app(app):
@@ -39,18 +39,7 @@ def main() -> None:
     args = parser.parse_args()
     app = create_app({"DATABASE": args.db})
     # The same gunicorn settings as `manage.py serve` (tracker/web/server.py).
-    _Gunicorn(
-        noop_app(app),
-        {
-            "bind": f"127.0.0.1:{args.port}",
-            "workers": args.workers,
-            "worker_class": "gthread",
-            "threads": 4,
-            "accesslog": "-",
-            "logger_class": RedactingLogger,
-            "timeout": 60,
-        },
-    ).run()
+    _Gunicorn(noop_app(app), settings(f"127.0.0.1:{args.port}", args.workers)).run()
 
 
 if __name__ == "__main__":

@@ -749,3 +749,30 @@ class Store:
                 (campaign, from_version),
             )
         return cursor.rowcount
+
+    # -- the live feed's seam: where the log has got to, and what changed after a point -----
+
+    def position(self) -> int:
+        """The global position of the newest event (0 when the log is empty)."""
+        row = self.conn.execute("SELECT max(position) FROM events").fetchone()
+        return row[0] or 0
+
+    def changes(self, after: int) -> list[tuple[int, str, int]]:
+        """(position, campaign, version) of every event after global position `after`, in order."""
+        return self.conn.execute(
+            "SELECT position, campaign, version FROM events WHERE position > ? ORDER BY position",
+            (after,),
+        ).fetchall()
+
+    def wait(self, after: int, timeout: float) -> None:
+        """Return once an event after global position `after` may exist, or when `timeout`
+        seconds have passed. SQLite tells no other connection of a commit: this looks every
+        0.2 s (one indexed read of the newest position)."""
+        import time  # here, so that the feed's seam is these three methods and nothing else
+
+        deadline = time.monotonic() + timeout
+        while self.position() <= after:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(0.2, left))

@@ -9,7 +9,7 @@ from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError
 
 from tracker import config, systems
-from tracker.web import api, auth, pages, table
+from tracker.web import api, auth, live, pages, table
 from tracker.web.context import Sessions, csrf, current_user, state_cache
 
 
@@ -32,10 +32,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     systems.registry()  # every game system imported now, not on a first request
 
     state_cache(app)
-    pages.init_app(app)
-    table.init_app(app)
-    auth.init_app(app)
-    api.init_app(app)
+    for part in (pages, table, auth, api, live):  # pages, forms, accounts, API, live streams
+        part.init_app(app)
     answer_errors(app)
 
     @app.after_request

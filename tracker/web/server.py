@@ -1,9 +1,12 @@
 """A real WSGI server for the app: gunicorn, started from the command line."""
 
 import re
+import signal
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
+
+from tracker.web import live
 
 _SECRET_PATHS = re.compile(r"(/(?:api/invitations|join)/)[^/?\s]+")
 
@@ -33,16 +36,39 @@ class _Gunicorn(BaseApplication):
         return self.application
 
 
+def _streams_end_with_the_worker(worker) -> None:
+    """A worker told to stop ends its event streams first: its threads then finish at once
+    instead of holding the exit until each stream's time is up."""
+    stop = signal.getsignal(signal.SIGTERM)
+
+    def ending(signum, frame):
+        live.stop_all()
+        if callable(stop):
+            stop(signum, frame)
+
+    signal.signal(signal.SIGTERM, ending)
+
+
+# Threads per worker: every open page holds one for its event stream (gthread gives a thread
+# to a request for as long as it lasts), and the streams of a whole table may land on one
+# worker, so each worker has room for 50 streams and the pages beside them.
+THREADS = 64
+
+
+def settings(bind: str, workers: int) -> dict:
+    """gunicorn's settings for the tracker (the bench serves with the same)."""
+    return {
+        "bind": bind,
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": THREADS,
+        "accesslog": "-",
+        "logger_class": RedactingLogger,
+        "timeout": 60,
+        "post_worker_init": _streams_end_with_the_worker,
+        "worker_int": lambda worker: live.stop_all(),
+    }
+
+
 def run(app, host: str, port: int, workers: int = 2) -> None:
-    _Gunicorn(
-        app,
-        {
-            "bind": f"{host}:{port}",
-            "workers": workers,
-            "worker_class": "gthread",
-            "threads": 4,
-            "accesslog": "-",
-            "logger_class": RedactingLogger,
-            "timeout": 60,
-        },
-    ).run()
+    _Gunicorn(app, settings(f"{host}:{port}", workers)).run()

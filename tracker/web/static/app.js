@@ -1,6 +1,17 @@
-// The one piece of script: a short id is filled in from the name as it is typed, until the
-// id is edited by hand. Without script the id is simply typed.
-document.querySelectorAll("input[data-slug-to]").forEach(function (source) {
+// The page's script: helpers on the forms, and the live refresh of a campaign page. Without
+// script every page works as it is, and shows what is new when it is loaded again.
+
+// The helpers bind to what `root` holds: the whole page at first, then each part a live
+// refresh brings in.
+function enhance(root) {
+// Which <details> the page opened itself: a live refresh keeps those the player toggled.
+root.querySelectorAll("details[open]").forEach(function (element) {
+  element.setAttribute("data-was-open", "");
+});
+
+// A short id is filled in from the name as it is typed, until the id is edited by hand.
+// Without script the id is simply typed.
+root.querySelectorAll("input[data-slug-to]").forEach(function (source) {
   var target = document.getElementById(source.dataset.slugTo);
   if (!target) return;
   var touched = target.value !== "";
@@ -13,7 +24,7 @@ document.querySelectorAll("input[data-slug-to]").forEach(function (source) {
 
 // A Warcry battle form: the points and fighters picked, counted as the boxes are ticked
 // (the server draws the limit and checks it; without script the roster's total is shown).
-document.querySelectorAll("fieldset[data-muster]").forEach(function (side) {
+root.querySelectorAll("fieldset[data-muster]").forEach(function (side) {
   var limit = parseInt(side.dataset.muster, 10);
   var points = side.querySelector("output[data-points-total]");
   var fighters = side.querySelector("output[data-fighters-total]");
@@ -37,13 +48,13 @@ document.querySelectorAll("fieldset[data-muster]").forEach(function (side) {
 // A form that destroys something asks first (data-confirm holds the question). Without
 // script the form is sent as it is.
 // A button may ask a question of its own instead (data-confirm on the button).
-document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+root.querySelectorAll("form[data-confirm]").forEach(function (form) {
   form.addEventListener("submit", function (event) {
     var asker = event.submitter && event.submitter.dataset.confirm ? event.submitter : form;
     if (!window.confirm(asker.dataset.confirm)) event.preventDefault();
   });
 });
-document.querySelectorAll("button[data-confirm]").forEach(function (button) {
+root.querySelectorAll("button[data-confirm]").forEach(function (button) {
   if (button.form && button.form.dataset.confirm) return;  // the form asks (above)
   button.addEventListener("click", function (event) {
     if (!window.confirm(button.dataset.confirm)) event.preventDefault();
@@ -51,7 +62,7 @@ document.querySelectorAll("button[data-confirm]").forEach(function (button) {
 });
 
 // "Copy the link": the text of the element data-copy names, onto the clipboard.
-document.querySelectorAll("button[data-copy]").forEach(function (button) {
+root.querySelectorAll("button[data-copy]").forEach(function (button) {
   var source = document.getElementById(button.dataset.copy);
   if (!source || !navigator.clipboard) { button.hidden = true; return; }
   button.addEventListener("click", function () {
@@ -60,3 +71,110 @@ document.querySelectorAll("button[data-copy]").forEach(function (button) {
     });
   });
 });
+}
+
+// Live pages (htmx and its server-sent events extension): when the campaign's stream tells
+// of a new version, htmx fetches the page again and swaps its #live part. A refresh never
+// destroys what a player is doing: while a field of a form has the focus or has been changed
+// (or the page shows a refused entry with what was typed), the refresh waits, a note says
+// so, and it comes once the player is done with the form.
+(function () {
+  if (!window.htmx) { enhance(document); return; }
+  var pending = false;
+  var toggled = null; // the <details> the player opened or closed, kept across a refresh
+
+  htmx.onLoad(function (root) {
+    enhance(root);
+    if (root.id !== "live" || !toggled) return;
+    var details = root.querySelectorAll("details");
+    if (details.length === toggled.count) {
+      toggled.open.forEach(function (pair) { details[pair[0]].open = pair[1]; });
+    }
+    toggled = null;
+  });
+
+  function keepToggled(live) {
+    var details = live.querySelectorAll("details"), open = [];
+    details.forEach(function (element, n) {
+      if (element.open !== element.hasAttribute("data-was-open")) open.push([n, element.open]);
+    });
+    toggled = {count: details.length, open: open};
+  }
+
+  function selectChanged(select) {
+    var options = Array.prototype.slice.call(select.options);
+    if (select.multiple) {
+      return options.some(function (o) { return o.selected !== o.defaultSelected; });
+    }
+    var chosen = options.filter(function (o) { return o.defaultSelected; });
+    var initial = chosen.length ? chosen[chosen.length - 1] : options[0];
+    return initial !== undefined && select.options[select.selectedIndex] !== initial;
+  }
+
+  function fieldChanged(field) {
+    if (field.tagName === "SELECT") return selectChanged(field);
+    if (field.type === "checkbox" || field.type === "radio") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (field.tagName !== "TEXTAREA" && field.tagName !== "INPUT") return false;
+    if (/^(hidden|submit|button|reset|image|file)$/.test(field.type)) return false;
+    return field.value !== field.defaultValue;
+  }
+
+  function busy() {
+    var live = document.getElementById("live");
+    if (!live) return false;
+    if (document.body.hasAttribute("data-live-hold")) return true;
+    var active = document.activeElement;
+    if (active && live.contains(active) && active.matches("input, select, textarea") &&
+        !/^(submit|button|reset|image)$/.test(active.type)) return true;
+    return Array.prototype.some.call(live.querySelectorAll("input, select, textarea"), fieldChanged);
+  }
+
+  function note(shown) {
+    var element = document.getElementById("live-note");
+    if (element) element.hidden = !shown;
+  }
+
+  function wait() { pending = true; note(true); }
+
+  function resume() {
+    var live = document.getElementById("live");
+    if (!pending || busy() || !live) return;
+    pending = false;
+    note(false);
+    htmx.trigger(live, "sse:version");
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    if (event.target.id !== "live") return;
+    if (busy()) { event.preventDefault(); wait(); }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.target.id !== "live") return;
+    var text = event.detail.xhr.responseText || "";
+    if (text.indexOf('id="live"') < 0) { event.detail.shouldSwap = false; return; }
+    if (busy()) { event.detail.shouldSwap = false; wait(); return; }
+    keepToggled(event.target);
+  });
+  // A hidden tab lets go of its stream: over HTTP/1.1 a browser holds six connections to a
+  // server, and tabs left open behind must not take them all. Shown again, it opens a new
+  // stream from the version it shows, which tells at once of anything it missed.
+  var source = null, opened = 0;
+  document.addEventListener("htmx:sseOpen", function (event) { source = event.detail.source; });
+  document.addEventListener("visibilitychange", function () {
+    var body = document.body, live = document.getElementById("live");
+    if (document.hidden) {
+      if (source) { source.close(); source = null; }
+      return;
+    }
+    if (source || !live || !body.hasAttribute("sse-connect")) return;
+    opened += 1;
+    var url = body.getAttribute("sse-connect").replace(/since=\d+.*$/, "since=");
+    body.setAttribute("sse-connect", url + live.dataset.version + "&again=" + opened);
+    live.setAttribute("data-stream", String(opened)); // its trigger then listens to the new one
+    htmx.process(body);
+  });
+  document.addEventListener("focusout", function () { window.setTimeout(resume, 0); });
+  document.addEventListener("reset", function () { window.setTimeout(resume, 0); });
+})();
