@@ -33,7 +33,7 @@ def post(client, role, events, expected, key=None):
 
 
 def role_in(svc, name):
-    accounts = Accounts(svc.store.conn)
+    accounts = Accounts(svc.store)
     member = accounts.membership("c", accounts.by_name(name))
     return member.role if member else None
 
@@ -52,7 +52,7 @@ def test_starting_an_existing_campaign_with_a_used_key_grants_no_role(client, ro
 def test_a_stranger_starting_a_public_campaign_with_a_key_from_its_log_is_refused(
     client, roles, svc
 ):
-    Accounts(svc.store.conn).set_public("c", True)
+    Accounts(svc.store).set_public("c", True)
     post(client, roles["player"], [FIGHTER], 11, key="k-seen")
     metas = [e["meta"] for e in client.get("/api/campaigns/c/events").json["events"]]
     keys = [m.get("retry") for m in metas if m.get("retry")] + ["k-seen"]
@@ -93,7 +93,7 @@ def test_a_retried_start_returns_the_earlier_result_only_to_its_author(client, r
     assert again.json["role"] == "organiser" and svc.store.version("fresh") == 1
     other = {**roles["non-member"].headers, "Idempotency-Key": "start-1"}
     assert client.post("/api/campaigns", json=new, headers=other).status_code == 409
-    accounts = Accounts(svc.store.conn)
+    accounts = Accounts(svc.store)
     assert accounts.membership("fresh", accounts.by_name("nemo")) is None
 
 
