@@ -349,9 +349,10 @@ class PostgresStore(Store):
         where, params = f"f.version = 1 AND f.campaign IN ({among})", list(args)
         if search:
             escaped = search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            # ILIKE: SQLite's LIKE ignores the case of ASCII letters too.
             where += (
-                " AND (((f.data::json) ->> 'name') LIKE ? ESCAPE '\\'"
-                " OR f.campaign LIKE ? ESCAPE '\\')"
+                " AND (((f.data::json) ->> 'name') ILIKE ? ESCAPE '\\'"
+                " OR f.campaign ILIKE ? ESCAPE '\\')"
             )
             params += [f"%{escaped}%"] * 2
         (total,) = self.one(f"SELECT count(*) FROM events f WHERE {where}", params)
