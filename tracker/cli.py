@@ -403,6 +403,28 @@ def copy_database(conn: sqlite3.Connection, path: str, label: str) -> None:
     target.close()
 
 
+@click.command("copy")
+@db_option
+@click.option("--to", "to", required=True, metavar="URL", help="The empty PostgreSQL database.")
+def copy_command(db, to):
+    """Copy the whole SQLite database (events with their hashes, accounts, members, tokens,
+    invitations, visibility) into an empty PostgreSQL database, then check every chain there."""
+    from tracker.store.moving import copy_into, make_ready, size
+
+    if is_url(config.db_path(db)):
+        fail("copy reads an SQLite file: give its path with --db or TRACKER_DB")
+    if not is_url(to):
+        fail(f"--to takes a postgresql:// URL, not {to!r}")
+    with opened(db, write=False) as source, _on_server(to, must_exist=False, write=True) as target:
+        make_ready(target.store)  # refused before the bar shows, when it is not empty
+        with click.progressbar(length=size(source.store), label="copying", file=sys.stderr) as bar:
+            count = copy_into(source.store, target.store, bar.update)
+        click.echo(
+            f"copied {count} campaign{'s' if count != 1 else ''} and every account into "
+            f"{target.store.target}; every chain holds"
+        )
+
+
 @click.command("members")
 @db_option
 @click.argument("campaign")
@@ -464,6 +486,7 @@ COMMANDS = [
     rebuild_command,
     backup_command,
     restore_command,
+    copy_command,
     members_command,
     visibility_command,
 ]
