@@ -105,3 +105,11 @@ def start_server() -> Server:
         return Server(bin_dir)
     except subprocess.CalledProcessError as error:
         missing(f"PostgreSQL did not start ({(error.stderr or error.stdout).strip()[-300:]})")
+
+
+def database_for(request, tmp_path, name: str = "tracker.db") -> str:
+    """A new database on the engine the test is parametrised with ("sqlite" or
+    "postgresql"): a file's path, or a PostgreSQL URL."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("pg_url")
+    return str(tmp_path / name)

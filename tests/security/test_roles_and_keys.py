@@ -1,9 +1,27 @@
 """Nobody takes what is not theirs: starting a campaign grants no role over an existing one,
 and a retry key belongs to the account that sent it and to the request it came with."""
 
+import pytest
 from logins import csrf_of, logged_in
+from pgserver import database_for
 
 from tracker.accounts import Accounts
+from tracker.dice import SeededRoller
+from tracker.web import create_app
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def app(request, tmp_path):
+    """The security conftest's app, on each engine in turn: accounts, sessions, tokens,
+    members and log-in limits behave the same on SQLite and PostgreSQL."""
+    return create_app(
+        {
+            "DATABASE": database_for(request, tmp_path, "roles.db"),
+            "TESTING": True,
+            "ROLLER": SeededRoller(9),
+        }
+    )
+
 
 FIGHTER = {
     "type": "FighterAdded",

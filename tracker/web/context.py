@@ -64,7 +64,7 @@ def store() -> Store:
     return g.store
 
 
-_shared: dict[str, Store] = {}
+_shared: OrderedDict[str, Store] = OrderedDict()
 _shared_lock = threading.Lock()
 
 
@@ -75,6 +75,9 @@ def kept_store(path: str) -> Store:
         with _shared_lock:
             if path not in _shared:
                 _shared[path] = _opened(path)
+                while len(_shared) > 4:  # a few databases at most (tests open many)
+                    _shared.popitem(last=False)[1].close()
+            _shared.move_to_end(path)
             return _shared[path]
     kept = getattr(_kept, "stores", None)
     if kept is None:
