@@ -6,6 +6,7 @@ path (sqlite.py, the embedded default), a PostgreSQL database for a postgresql:/
 """
 
 from tracker.store.base import (
+    ENGINES,
     AppendResult,
     Broken,
     CampaignRow,
@@ -16,6 +17,15 @@ from tracker.store.base import (
     snapshot_digest,
 )
 from tracker.store.sqlite import SQLiteStore
+
+
+def _postgres() -> type:
+    from tracker.store.postgres import PostgresStore
+
+    return PostgresStore
+
+
+ENGINES.update(sqlite=lambda: SQLiteStore, postgresql=_postgres)
 
 
 def open_store(target, **options) -> Store:

@@ -8,7 +8,7 @@ the accounts' tables, and writes all of it through one discipline: `transaction(
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -161,6 +161,11 @@ def decoded(rows: Iterable[tuple]) -> Iterator[Event]:
         yield event
 
 
+# The engine classes by name, each given by a function that imports it (PostgreSQL's only
+# when asked for): filled in by the package, tracker/store/__init__.py.
+ENGINES: dict[str, Callable[[], type]] = {}
+
+
 class Store:
     """The contract of an event store; `Store(target)` opens the engine `target` names: an
     SQLite file (a path) or a PostgreSQL database (a postgresql:// URL).
@@ -176,14 +181,7 @@ class Store:
 
     def __new__(cls, target=None, *args, **kwargs):
         if cls is Store:
-            if is_url(target):
-                from tracker.store.postgres import PostgresStore
-
-                cls = PostgresStore
-            else:
-                from tracker.store.sqlite import SQLiteStore
-
-                cls = SQLiteStore
+            cls = ENGINES["postgresql" if is_url(target) else "sqlite"]()
         return super().__new__(cls)
 
     # -- the one writer discipline, and plain reads ---------------------------------------
