@@ -426,6 +426,13 @@ class Accounts:
             )
         }
 
+    def memberships_of(self, user: User) -> list[tuple[str, str, str | None]]:
+        """(campaign, role, side) of each campaign `user` is a member of, by campaign."""
+        return self.store.query(
+            "SELECT campaign, role, side FROM members WHERE user_id = ? ORDER BY campaign",
+            (user.id,),
+        )
+
     def member_of_query(self, user: User) -> tuple[str, tuple]:
         """The ids of the campaigns `user` is a member of, as a query and its arguments (for
         a store to page through without reading them all)."""
