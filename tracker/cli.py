@@ -206,17 +206,18 @@ def init_command(db):
 def serve_command(db, host, port, workers):
     """Serve the web app with gunicorn; an empty database first gets the sample campaigns."""
     path = config.db_path(db)
+    shown = describe(path) if is_url(path) else path  # never a password on the screen
     address = _address(host, port)
     with opened(db, must_exist=False) as service:
         service.store.init()
         if service.store.count() == 0:
             count = load_samples(service)
-            click.echo(f"loaded {count} sample campaigns into {path}")
+            click.echo(f"loaded {count} sample campaigns into {shown}")
     from tracker.web import create_app
     from tracker.web.server import run
 
     app = create_app({"DATABASE": path})
-    click.echo(f"serving the tracker on http://{address}/ (database {path})")
+    click.echo(f"serving the tracker on http://{address}/ (database {shown})")
     try:
         run(app, host, port, workers)
     except OSError as error:

@@ -160,19 +160,41 @@ class PostgresStore(Store):
         self.pool.open(wait=True, timeout=timeout)
         self._listener: _Listener | None = None
         self._listener_lock = threading.Lock()
+        self._local = threading.local()  # conn: this thread's open transaction, if any
 
     # -- the one writer discipline, and plain reads ---------------------------------------
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
-        """A transaction at READ COMMITTED: committed if the block ends, else undone."""
+        """A transaction at READ COMMITTED: committed if the block ends, else undone.
+
+        While it is open, this thread's reads go through it too (as on SQLite, where a
+        connection reads what its own open transaction wrote): an import checks a line
+        against the lines before it that it has written but not committed."""
         if self.readonly:
             raise ReadOnly(self.target)
+        if getattr(self._local, "conn", None) is not None:
+            yield Tx(self._local.conn)  # within this thread's transaction already
+            return
         with self.pool.connection() as conn, conn.transaction():
-            yield Tx(conn)
+            self._local.conn = conn
+            try:
+                yield Tx(conn)
+            finally:
+                self._local.conn = None
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        """This thread's open transaction's connection, else one from the pool."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            yield conn
+            return
+        with self.pool.connection() as conn:
+            yield conn
 
     def query(self, sql: str, args: tuple | list = ()) -> list[tuple]:
-        with self.pool.connection() as conn:
+        with self._connection() as conn:
             return conn.execute(_sql(sql), args).fetchall()
 
     def create(self, script: str, marker: str = "users") -> None:
@@ -263,7 +285,7 @@ class PostgresStore(Store):
 
     def idempotent(self, campaign: str, key: str) -> AppendResult | None:
         """The earlier append that carried the retry key `key` (meta.retry), or None."""
-        with self.pool.connection() as conn:
+        with self._connection() as conn:
             return self._idempotent(conn, campaign, key)
 
     def _idempotent(self, conn, campaign: str, key: str) -> AppendResult | None:
@@ -287,7 +309,7 @@ class PostgresStore(Store):
 
     def head(self, campaign: str) -> tuple[int, str]:
         """The campaign's version and head hash; (0, genesis) when it has no events."""
-        with self.pool.connection() as conn:
+        with self._connection() as conn:
             return self._head(conn, campaign)
 
     def ends(self, campaign: str) -> tuple[int, str, str | None]:
