@@ -286,7 +286,8 @@ def verify_command(db, campaign, head, at):
         fail("a witness is checked with a campaign, --head HASH and --at VERSION together", 2)
     # Snapshots that differ are dropped where the database may be written; it is only read
     # where it may not.
-    with opened(db, write=_writable(config.db_path(db))) as service:
+    path = config.db_path(db)
+    with opened(db, write=is_url(path) or _writable(path)) as service:
         broken = service.verify(campaign)
         if broken:
             fail(f"broken chain: {broken}")
