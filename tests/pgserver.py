@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -72,12 +73,26 @@ class Server:
             words = ["su", self.user, "-s", "/bin/sh", "-c", command]
         return subprocess.run(words, capture_output=True, text=True, check=check, timeout=120)
 
-    def start(self) -> None:
+    def start(self, tries: int = 15) -> None:
+        """Start the server; again a little later if it will not yet (after a kill, the old
+        server's last processes may still hold its port or its shared memory a moment)."""
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
-        self._run(
-            [self.bin / "pg_ctl", "-D", self.folder / "data", "-o", options]
-            + ["-l", self.folder / "log", "-w", "start"]
-        )
+        command = [self.bin / "pg_ctl", "-D", self.folder / "data", "-o", options]
+        for attempt in range(tries):
+            try:
+                self._run(command + ["-l", self.folder / "log", "-w", "start"])
+                return
+            except subprocess.CalledProcessError:
+                if (
+                    self._run(
+                        [self.bin / "pg_ctl", "-D", self.folder / "data", "status"], False
+                    ).returncode
+                    == 0
+                ):
+                    return  # it came up after all
+                if attempt == tries - 1:
+                    raise
+                time.sleep(1)
 
     def stop(self, mode: str = "fast") -> None:
         self._run([self.bin / "pg_ctl", "-D", self.folder / "data", "-m", mode, "-w", "stop"])
