@@ -44,7 +44,7 @@ def database(size: str) -> Path:
         Path(str(tmp) + extra).unlink(missing_ok=True)
     store = Store(tmp)
     store.init()
-    Accounts(store.conn).init()
+    Accounts(store).init()
     cid = campaign_id(size)
     batch, version = [], 0
     with open(source, encoding="utf-8") as lines:
@@ -56,7 +56,7 @@ def database(size: str) -> Path:
                 batch = []
     if batch:
         store.append(cid, batch, version)
-    Accounts(store.conn).set_public(cid, True)
+    Accounts(store).set_public(cid, True)
     store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
     tmp.replace(path)

@@ -18,7 +18,8 @@ from bench import data
 from tracker import systems
 from tracker.events import GENESIS, NewEvent, canonical, chain_hash, utcnow
 from tracker.service import Service, fold
-from tracker.store import _INSERT, SCHEMA, Store
+from tracker.store import Store
+from tracker.store.sqlite import _INSERT, SCHEMA
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -31,7 +31,7 @@ def _seed(path: Path) -> str:
     """One campaign per client plus a shared one, all run by one organiser; returns a token."""
     store = Store(path)
     store.init()
-    accounts = Accounts(store.conn)
+    accounts = Accounts(store)
     accounts.init()
     service = Service(store, SeededRoller(3))
     user = accounts.sign_up("bench", "a fine long bench password")

@@ -29,7 +29,7 @@ def _seed(path: Path) -> str:
     """The sample and one campaign per recording client, all public; returns a token."""
     store = Store(path)
     store.init()
-    accounts = Accounts(store.conn)
+    accounts = Accounts(store)
     accounts.init()
     service = Service(store, SeededRoller(3))
     user = accounts.sign_up("bench", "a fine long bench password")

@@ -22,7 +22,9 @@ STEPS = ("append", "import", "fold", "roster", "travel", "http", "live", "memory
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
-        "--only", default=",".join(STEPS), help=f"comma-separated steps, of: {', '.join(STEPS)}"
+        "--only",
+        default=",".join(STEPS),
+        help=f"comma-separated steps, of: {', '.join(STEPS)}, and pg (PostgreSQL)",
     )
     parser.add_argument("--no-write", action="store_true", help="do not write RESULTS.md")
     args = parser.parse_args(argv)
@@ -57,6 +59,11 @@ def main(argv=None) -> int:
                     print(f"   {name}: {live.shown(values)}", flush=True)
             elif step == "memory":
                 new = [figures.memory()]
+            elif step == "pg":  # not among the default steps: it starts a PostgreSQL
+                from bench import postgres
+
+                new, scaling = postgres.run(work)
+                print("   app servers against one PostgreSQL: " + postgres.describe(scaling))
             else:
                 parser.error(f"unknown step {step!r}")
             for figure in new:

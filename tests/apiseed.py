@@ -26,7 +26,7 @@ def seed(database: str) -> dict[str, Role]:
     """The campaign 'c' (two warbands, four fighters each) and one account per role."""
     store = Store(database)
     store.init()
-    accounts = Accounts(store.conn)
+    accounts = Accounts(store)
     accounts.init()
     service = Service(store, SeededRoller(3))
     service.start("c", "warcry", "Private league", {"quest": "ember-crown"}, actor="org")

@@ -23,3 +23,31 @@ def store(db_path):
 @pytest.fixture
 def service(store):
     return Service(store, SeededRoller(7))
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One PostgreSQL server for the whole session (skips, or fails under CI, without one)."""
+    from pgserver import start_server
+
+    server = start_server()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """The URL of a new, empty PostgreSQL database on the session's server."""
+    return pg_server.database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_store(request, tmp_path):
+    """A store on each engine in turn: the same test body for both."""
+    if request.param == "sqlite":
+        opened = Store(tmp_path / "tracker.db")
+    else:
+        opened = Store(request.getfixturevalue("pg_url"))
+    opened.init()
+    yield opened
+    opened.close()

@@ -20,14 +20,16 @@ from tracker import config
 from tracker.accounts import Accounts
 from tracker.errors import TrackerError
 from tracker.service import Service
-from tracker.store import ReadOnly, Store
+from tracker.store import ReadOnly, Store, is_url
+from tracker.store.base import describe
 
 db_option = click.option(
     "--db",
     "db",
-    metavar="PATH",
+    metavar="PATH|URL",
     default=None,
-    help="The SQLite database (default: $TRACKER_DB or instance/tracker.db).",
+    help="The SQLite database file, or a postgresql:// URL "
+    "(default: $TRACKER_DB or instance/tracker.db).",
 )
 
 
@@ -49,6 +51,10 @@ def opened(db: str | None, *, must_exist: bool = True, write: bool = True):
     `write=False`: the database is opened read-only (SQLite's mode=ro), so that a file that
     may only be read can be read."""
     path = config.db_path(db)
+    if is_url(path):
+        with _on_server(path, must_exist=must_exist, write=write) as service:
+            yield service
+        return
     if Path(path).is_dir():
         fail(f"{path} is a folder, not a database file")
     if must_exist and not Path(path).exists():
@@ -70,6 +76,27 @@ def opened(db: str | None, *, must_exist: bool = True, write: bool = True):
         if write and mine and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             fail(f"{ReadOnly(path).message} ({error.strerror}: {error.filename or path})")
         fail(f"{error.strerror or error}: {error.filename or path}")
+    finally:
+        if store is not None:
+            store.close()
+
+
+@contextmanager
+def _on_server(url: str, *, must_exist: bool, write: bool):
+    """A service over a PostgreSQL database, every error one line on stderr."""
+    import psycopg
+
+    store = None
+    try:
+        store = Store(url, readonly=not write)
+        if must_exist and not store.initialised():
+            fail(f"{store.target} is not a tracker database yet (create it with: {program()} init)")
+        yield Service(store)
+    except TrackerError as error:
+        fail(error.message)
+    except psycopg.Error as error:
+        words = str(error).strip().splitlines()
+        fail(f"the database {describe(url)} could not be used: {words[0] if words else error}")
     finally:
         if store is not None:
             store.close()
@@ -141,7 +168,7 @@ def load_samples(service: Service, folder: Path = config.SAMPLES) -> int:
         except TrackerError as error:
             raise TrackerError(f"{path.name}: {error.message}") from None
         # Samples have no organiser: anybody may read them, nobody records in them.
-        access = Accounts(service.store.conn)
+        access = Accounts(service.store)
         access.init()
         for campaign in campaigns:
             access.set_public(campaign, True)
@@ -155,11 +182,12 @@ def init_command(db):
     """Create the database (tables, indexes, append-only triggers)."""
     with opened(db, must_exist=False) as service:
         service.store.init()
-        Accounts(service.store.conn).init()
+        Accounts(service.store).init()
         # The tables may all be there already: make sure the database takes writes at all.
-        service.store.conn.execute("BEGIN IMMEDIATE")
-        service.store.conn.execute("ROLLBACK")
-    click.echo(f"database ready at {config.db_path(db)}")
+        with service.store.transaction():
+            pass
+        where = service.store.target
+    click.echo(f"database ready at {where}")
 
 
 @click.command("serve")
@@ -178,17 +206,18 @@ def init_command(db):
 def serve_command(db, host, port, workers):
     """Serve the web app with gunicorn; an empty database first gets the sample campaigns."""
     path = config.db_path(db)
+    shown = describe(path) if is_url(path) else path  # never a password on the screen
     address = _address(host, port)
     with opened(db, must_exist=False) as service:
         service.store.init()
         if service.store.count() == 0:
             count = load_samples(service)
-            click.echo(f"loaded {count} sample campaigns into {path}")
+            click.echo(f"loaded {count} sample campaigns into {shown}")
     from tracker.web import create_app
     from tracker.web.server import run
 
     app = create_app({"DATABASE": path})
-    click.echo(f"serving the tracker on http://{address}/ (database {path})")
+    click.echo(f"serving the tracker on http://{address}/ (database {shown})")
     try:
         run(app, host, port, workers)
     except OSError as error:
@@ -257,7 +286,8 @@ def verify_command(db, campaign, head, at):
         fail("a witness is checked with a campaign, --head HASH and --at VERSION together", 2)
     # Snapshots that differ are dropped where the database may be written; it is only read
     # where it may not.
-    with opened(db, write=_writable(config.db_path(db))) as service:
+    path = config.db_path(db)
+    with opened(db, write=is_url(path) or _writable(path)) as service:
         broken = service.verify(campaign)
         if broken:
             fail(f"broken chain: {broken}")
@@ -324,6 +354,8 @@ def rebuild_command(db):
 def backup_command(db, path):
     """Copy the whole database (log, snapshots, accounts, members, tokens, visibility, the
     secret) to a new file at PATH, consistently while writers go on writing."""
+    if is_url(config.db_path(db)):
+        fail("backup copies an SQLite file: back a PostgreSQL database up with pg_dump")
     if Path(path).exists():
         fail(f"{path} exists already: a backup is written to a new file")
     with opened(db, write=False) as service:
@@ -338,6 +370,8 @@ def restore_command(db, backup):
     """Make the database from a backup file, after checking every chain in it; the database
     must not exist yet (restore into a new path, then point --db or TRACKER_DB at it)."""
     target = config.db_path(db)
+    if is_url(target):
+        fail(f"restore makes an SQLite file: to fill PostgreSQL, {program()} copy --to URL")
     if not Path(backup).is_file():
         fail(f"there is no backup file at {backup}")
     if Path(target).exists():
@@ -371,6 +405,28 @@ def copy_database(conn: sqlite3.Connection, path: str, label: str) -> None:
     target.close()
 
 
+@click.command("copy")
+@db_option
+@click.option("--to", "to", required=True, metavar="URL", help="The empty PostgreSQL database.")
+def copy_command(db, to):
+    """Copy the whole SQLite database (events with their hashes, accounts, members, tokens,
+    invitations, visibility) into an empty PostgreSQL database, then check every chain there."""
+    from tracker.store.moving import copy_into, make_ready, size
+
+    if is_url(config.db_path(db)):
+        fail("copy reads an SQLite file: give its path with --db or TRACKER_DB")
+    if not is_url(to):
+        fail(f"--to takes a postgresql:// URL, not {to!r}")
+    with opened(db, write=False) as source, _on_server(to, must_exist=False, write=True) as target:
+        make_ready(target.store)  # refused before the bar shows, when it is not empty
+        with click.progressbar(length=size(source.store), label="copying", file=sys.stderr) as bar:
+            count = copy_into(source.store, target.store, bar.update)
+        click.echo(
+            f"copied {count} campaign{'s' if count != 1 else ''} and every account into "
+            f"{target.store.target}; every chain holds"
+        )
+
+
 @click.command("members")
 @db_option
 @click.argument("campaign")
@@ -385,7 +441,7 @@ def members_command(db, campaign, add, role, side, remove):
     with opened(db) as service:
         if not service.store.exists(campaign):
             fail(f"there is no campaign {campaign!r}")
-        access = Accounts(service.store.conn)
+        access = Accounts(service.store)
         access.init()
         for name, change in ((add, "add"), (remove, "remove")):
             if name is None:
@@ -414,7 +470,7 @@ def visibility_command(db, campaign, setting):
     with opened(db) as service:
         if not service.store.exists(campaign):
             fail(f"there is no campaign {campaign!r}")
-        access = Accounts(service.store.conn)
+        access = Accounts(service.store)
         access.init()
         if setting is not None:
             access.set_public(campaign, setting == "public")
@@ -432,6 +488,7 @@ COMMANDS = [
     rebuild_command,
     backup_command,
     restore_command,
+    copy_command,
     members_command,
     visibility_command,
 ]

@@ -223,7 +223,7 @@ def test_an_invitation_code_makes_a_player_of_its_side(client, roles, app):
     again = client.post(f"/api/invitations/{code}", headers=roles["non-member"].headers)
     assert again.status_code == 422
     store = Store(app.config["DATABASE"])
-    assert Accounts(store.conn).membership("c", Accounts(store.conn).by_name("nemo")).side == "crow"
+    assert Accounts(store).membership("c", Accounts(store).by_name("nemo")).side == "crow"
 
 
 def test_a_revoked_or_unknown_token_opens_nothing(client, roles, app):
@@ -232,7 +232,7 @@ def test_a_revoked_or_unknown_token_opens_nothing(client, roles, app):
 
     assert client.get("/api/me", headers=roles["player"].headers).json["name"] == "ivy"
     store = Store(app.config["DATABASE"])
-    accounts = Accounts(store.conn)
+    accounts = Accounts(store)
     user = accounts.by_name("ivy")
     accounts.revoke_token(user, accounts.tokens(user)[0]["id"])
     assert client.get("/api/me", headers=roles["player"].headers).status_code == 401

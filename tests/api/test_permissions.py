@@ -210,7 +210,7 @@ def test_a_player_without_a_side_takes_the_warband_it_founds(client, roles, app)
     )
     assert page.status_code == 201
     store = Store(app.config["DATABASE"])
-    accounts = Accounts(store.conn)
+    accounts = Accounts(store)
     assert accounts.membership("c", accounts.by_name("nemo")).side == "gulls"
     page = client.post(
         "/api/campaigns/c/events",

@@ -1,9 +1,14 @@
-"""The append-only log on a real SQLite file."""
+"""The store's contract, on each engine: a real SQLite file and a real PostgreSQL database.
+
+The `store` fixture here is parametrised (conftest's `any_store`): every test that takes it
+runs with the same body on both engines.
+"""
 
 import json
 import multiprocessing
 import sqlite3
 
+import psycopg
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,9 +17,42 @@ from tracker.errors import Conflict
 from tracker.events import NewEvent, decode
 from tracker.store import Store
 
+# What each engine raises when its triggers refuse a change to the log.
+REFUSED = (sqlite3.IntegrityError, psycopg.errors.RaiseException)
+
+
+@pytest.fixture
+def store(any_store):
+    return any_store
+
 
 def ev(n, **meta):
     return NewEvent("Noted", {"n": n}, meta)
+
+
+def where(store) -> str:
+    """What opens the same database again: the file's path, or the server's URL."""
+    return store.url if store.dialect == "postgresql" else store.path
+
+
+def raw(store, *statements):
+    """Statements run straight on the database, behind the store's back, as its owner."""
+    if store.dialect == "sqlite":
+        conn = sqlite3.connect(store.path)
+        try:
+            for statement in statements:
+                conn.execute(statement)
+            conn.commit()
+        finally:
+            conn.close()
+        return
+    with psycopg.connect(store.url, autocommit=True) as conn:
+        for statement in statements:
+            conn.execute(statement)
+
+
+def drop_trigger(store, name: str) -> str:
+    return f"DROP TRIGGER {name}" + (" ON events" if store.dialect == "postgresql" else "")
 
 
 def test_versions_run_one_two_three_without_gaps(store):
@@ -42,18 +80,19 @@ def test_a_stale_expected_version_writes_nothing_and_names_both_versions(store):
 
 def test_the_database_refuses_a_raw_update_of_an_event(store):
     store.append("c", [ev(1)], 0)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        store.conn.execute("UPDATE events SET data = '{}'")
+    with pytest.raises(REFUSED, match="append-only"):
+        raw(store, "UPDATE events SET data = '{}'")
 
 
 def test_the_database_refuses_a_raw_delete_of_an_event(store):
     store.append("c", [ev(1)], 0)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        store.conn.execute("DELETE FROM events")
+    with pytest.raises(REFUSED, match="append-only"):
+        raw(store, "DELETE FROM events")
     assert store.version("c") == 1
 
 
-def test_the_file_runs_in_wal_mode_with_full_sync_and_a_busy_timeout(store):
+def test_the_file_runs_in_wal_mode_with_full_sync_and_a_busy_timeout(db_path):
+    store = Store(db_path)
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
@@ -101,25 +140,21 @@ def test_each_hash_chains_to_the_previous_event_of_its_campaign(store):
     assert first.hash != second.hash and len(second.hash) == 64
 
 
-def test_verify_names_the_event_edited_behind_the_trackers_back(store, db_path):
+def test_verify_names_the_event_edited_behind_the_trackers_back(store):
     store.append("c", [ev(n) for n in range(1, 6)], 0)
-    raw = sqlite3.connect(db_path)
-    raw.execute("DROP TRIGGER events_refuse_update")
-    raw.execute("UPDATE events SET data = '{\"n\":99}' WHERE campaign = 'c' AND version = 3")
-    raw.commit()
-    raw.close()
+    raw(
+        store,
+        drop_trigger(store, "events_refuse_update"),
+        "UPDATE events SET data = '{\"n\":99}' WHERE campaign = 'c' AND version = 3",
+    )
     broken = store.verify("c")
     assert broken is not None and broken.version == 3
     assert "event 3 (Noted)" in str(broken)
 
 
-def test_verify_names_a_missing_event(store, db_path):
+def test_verify_names_a_missing_event(store):
     store.append("c", [ev(n) for n in range(1, 4)], 0)
-    raw = sqlite3.connect(db_path)
-    raw.execute("DROP TRIGGER events_refuse_delete")
-    raw.execute("DELETE FROM events WHERE version = 2")
-    raw.commit()
-    raw.close()
+    raw(store, drop_trigger(store, "events_refuse_delete"), "DELETE FROM events WHERE version = 2")
     assert store.verify("c").version == 2
 
 
@@ -143,14 +178,12 @@ def _appender(path, worker, count, queue, barrier):
     queue.put((acknowledged, conflicts))
 
 
-def test_several_processes_appending_to_one_campaign_lose_nothing_and_double_nothing(db_path):
-    store = Store(db_path)
-    store.init()
+def test_several_processes_appending_to_one_campaign_lose_nothing_and_double_nothing(store):
     store.append("shared", [NewEvent("Noted", {"w": -1, "n": -1})], 0)
     ctx = multiprocessing.get_context("spawn")
     queue, barrier = ctx.Queue(), ctx.Barrier(4)
     workers = [
-        ctx.Process(target=_appender, args=(str(db_path), w, 25, queue, barrier)) for w in range(4)
+        ctx.Process(target=_appender, args=(where(store), w, 25, queue, barrier)) for w in range(4)
     ]
     for process in workers:
         process.start()
@@ -232,95 +265,8 @@ def test_decode_refuses_what_json_loads_refuses(text):
         assert repr(decode(text)) == repr(expected)  # repr: NaN is not equal to itself
 
 
-def test_a_writer_waits_its_turn_on_the_lock_file_instead_of_failing_busy(db_path):
-    import threading
-    import time
-
-    first = Store(db_path)
-    first.init()
-    first.append("c", [NewEvent("Noted", {"n": 0})], 0)
-    # A second writer whose SQLite gives up after 50 ms of a locked database.
-    second = Store(db_path, timeout=0.05)
-    holding, held = threading.Event(), []
-
-    def long_writer():
-        other = Store(db_path)
-        with other._writer():
-            other.conn.execute("BEGIN IMMEDIATE")
-            holding.set()
-            time.sleep(0.4)
-            other.conn.execute("COMMIT")
-            held.append(time.perf_counter())
-        other.close()
-
-    thread = threading.Thread(target=long_writer)
-    thread.start()
-    assert holding.wait(5)
-    result = second.append("c", [NewEvent("Noted", {"n": 1})], 1)  # waits, then writes
-    written = time.perf_counter()
-    thread.join()
-    assert held and written >= held[0]  # it wrote after the long writer was done
-    assert result.last_version == 2
-    assert [e.data["n"] for e in first.read("c")] == [0, 1]
-    second.close()
-    first.close()
-
-
-def test_appends_asked_for_while_another_writer_holds_the_turn_are_written_together(
-    tmp_path, monkeypatch
-):
-    import fcntl
-    import os
-    import threading
-    import time
-
-    path = tmp_path / "group.db"
-    Store(path).init()
-    batches = []
-    commit = Store._commit
-
-    def counted(self, batch):
-        batches.append(len(batch))
-        return commit(self, batch)
-
-    monkeypatch.setattr(Store, "_commit", counted)
-    # Another writer (a process of its own, say) holds the writers' turn.
-    other = os.open(str(path) + "-writer", os.O_RDWR | os.O_CREAT)
-    fcntl.flock(other, fcntl.LOCK_EX)
-    answers, errors = {}, {}
-
-    def append(name, expected):
-        store = Store(path)  # a connection of its own, as each server thread has
-        try:
-            answers[name] = store.append(name.split("/")[0], [ev(1)], expected)
-        except Conflict as error:
-            errors[name] = error
-        finally:
-            store.close()
-
-    threads = [
-        threading.Thread(target=append, args=(name, expected))
-        for name, expected in (("a", 0), ("b", 0), ("c", 0), ("a/stale", 0))
-    ]
-    for thread in threads:
-        thread.start()
-        time.sleep(0.05)  # in this order
-    time.sleep(0.2)
-    fcntl.flock(other, fcntl.LOCK_UN)
-    os.close(other)
-    for thread in threads:
-        thread.join(10)
-    assert batches == [4]  # one transaction, one disk sync, for the four
-    assert sorted(answers) == ["a", "b", "c"] and list(errors) == ["a/stale"]
-    assert errors["a/stale"].actual == 1  # refused on its own; the others written
-    reader = Store(path)
-    assert [reader.version(c) for c in "abc"] == [1, 1, 1]
-    assert all(reader.verify(c) is None for c in "abc")
-
-
-def test_a_writer_that_last_saw_an_older_head_gets_a_conflict_naming_the_new_one(tmp_path):
-    first, second = Store(tmp_path / "two.db"), Store(tmp_path / "two.db")
-    first.init()
+def test_a_writer_that_last_saw_an_older_head_gets_a_conflict_naming_the_new_one(store):
+    first, second = store, Store(where(store))
     first.append("c", [ev(1), ev(2), ev(3)], 0)
     second.append("c", [ev(4)], 3)  # another connection (a thread, a process) moved on
     for batch in ([ev(5)], [ev(5), ev(6)]):
@@ -332,5 +278,223 @@ def test_a_writer_that_last_saw_an_older_head_gets_a_conflict_naming_the_new_one
     second.append("c", [ev(7)], 6)
     assert [e.data["n"] for e in first.read("c")] == [1, 2, 3, 4, 5, 6, 7]
     assert first.verify("c") is None and second.verify("c") is None
-    first.close()
     second.close()
+
+
+# -- the rest of the contract, on both engines ----------------------------------------------
+
+
+def test_time_travel_reads_the_log_as_it_stood_at_a_version(store):
+    store.append("c", [ev(n) for n in range(1, 6)], 0)
+    assert [e.data["n"] for e in store.read("c", upto=3)] == [1, 2, 3]
+    assert store.event("c", 3).data == {"n": 3} and store.event("c", 9) is None
+    assert store.head("c")[0] == 5 and store.ends("c")[2] == store.event("c", 1).hash
+
+
+def test_voids_are_read_as_of_a_version(store):
+    store.append("c", [ev(1), ev(2)], 0)
+    store.append("c", [NewEvent("EventVoided", {"version": 2, "reason": "misread"}, {})], 2)
+    assert store.voids("c") == {2: 3}
+    assert store.voids("c", upto=2) == {}
+
+
+def _rows(campaign, count):
+    from tracker.store.base import chained, pending
+
+    return chained(pending(campaign, [ev(n) for n in range(1, count + 1)], 0), 0, "0" * 64)
+
+
+def test_an_import_writes_all_of_its_campaigns_or_none(store):
+    store.append("taken", [ev(1)], 0)
+    with pytest.raises(Conflict):
+        store.import_rows(iter([_rows("fresh", 3), _rows("taken", 2)]))
+    assert not store.exists("fresh") and store.version("taken") == 1
+    store.import_rows(iter([_rows("fresh", 3)]))
+    assert store.version("fresh") == 3 and store.verify("fresh") is None
+
+
+def test_an_import_that_fails_while_reading_writes_nothing(store):
+    def batches():
+        yield _rows("half", 2)
+        raise ValueError("line 3 is not JSON")
+
+    with pytest.raises(ValueError):
+        store.import_rows(batches())
+    assert store.count() == 0
+
+
+def test_a_snapshot_is_used_only_while_it_is_bound_to_the_log(store):
+    store.append("c", [ev(1), ev(2), ev(3)], 0)
+    store.save_snapshots("c", "f1", [(2, '{"n": 2}'), (3, '{"n": 3}'), (7, '{"n": 7}')])
+    assert store.latest_snapshot("c", "f1", 3) == (3, '{"n": 3}')
+    assert store.latest_snapshot("c", "f1", 2) == (2, '{"n": 2}')
+    assert store.latest_snapshot("c", "other", 3) is None
+    assert [v for _, v, _ in store.snapshots("c")] == [2, 3]  # none for an event not there
+    store.drop_snapshot("c", "f1", 3)
+    assert store.latest_snapshot("c", "f1", 3) == (2, '{"n": 2}')
+    assert store.drop_snapshots("c", 0) == 1 and list(store.snapshots("c")) == []
+
+
+def test_campaign_rows_name_each_campaign_from_its_first_event(store):
+    store.append("b", [NewEvent("CampaignStarted", {"system": "warcry", "name": "Bravo"}, {})], 0)
+    store.append("a", [NewEvent("CampaignStarted", {"system": "claim", "name": "Alpha"}, {})], 0)
+    store.append("b", [ev(2)], 1)
+    rows = store.campaigns()
+    assert [(r.id, r.system, r.name, r.version) for r in rows] == [
+        ("b", "warcry", "Bravo", 2),
+        ("a", "claim", "Alpha", 1),
+    ]
+    page, total = store.campaign_page("SELECT ?", ("a",), search="alp")
+    assert total == 1 and [r.id for r in page] == ["a"]
+    assert store.campaign("b").head == store.head("b")[1] and store.campaign("z") is None
+
+
+def test_position_and_changes_follow_the_global_order(store):
+    assert store.position() == 0 and store.changes(0) == []
+    store.append("a", [ev(1), ev(2)], 0)
+    store.append("b", [ev(1)], 0)
+    changes = store.changes(0)
+    assert [(c, v) for _, c, v in changes] == [("a", 1), ("a", 2), ("b", 1)]
+    assert store.position() == changes[-1][0]
+    assert store.changes(changes[0][0]) == changes[1:]
+
+
+def test_wait_returns_at_once_when_the_log_is_ahead_and_at_the_timeout_when_not(store):
+    import time
+
+    store.append("a", [ev(1)], 0)
+    started = time.monotonic()
+    store.wait(0, 5)
+    assert time.monotonic() - started < 1
+    started = time.monotonic()
+    store.wait(store.position(), 0.3)
+    assert 0.25 <= time.monotonic() - started < 3
+
+
+def test_an_append_through_another_connection_wakes_a_waiter_within_two_seconds(store):
+    import threading
+    import time
+
+    other = Store(where(store))  # another app server's store
+    seen = store.position()
+    woke = []
+
+    def waiter():  # a page of this app server, waiting in a thread of its own
+        page = Store(where(store))
+        page.wait(seen, 10)
+        woke.append(time.monotonic())
+        page.close()
+
+    thread = threading.Thread(target=waiter)
+    thread.start()
+    time.sleep(0.5)
+    appended = time.monotonic()
+    other.append("c", [ev(1)], 0)
+    thread.join(10)
+    other.close()
+    assert woke and woke[0] - appended < 2
+    assert store.changes(seen)[0][1:] == ("c", 1)
+
+
+# -- PostgreSQL: what the server itself enforces ----------------------------------------------
+
+
+@pytest.fixture
+def pg_store(pg_url):
+    opened = Store(pg_url)
+    opened.init()
+    yield opened
+    opened.close()
+
+
+def test_postgresql_commits_synchronously_at_read_committed(pg_store):
+    with pg_store.pool.connection() as conn:
+        assert conn.execute("SHOW synchronous_commit").fetchone()[0] == "on"
+        assert conn.execute("SHOW transaction_isolation").fetchone()[0] == "read committed"
+
+
+def test_postgresql_refuses_a_truncate_of_the_log(pg_store):
+    pg_store.append("c", [ev(1)], 0)
+    with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+        raw(pg_store, "TRUNCATE events")
+    assert pg_store.version("c") == 1
+
+
+def test_an_app_role_that_does_not_own_the_log_may_not_change_it_even_without_triggers(
+    pg_store,
+):
+    pg_store.append("c", [ev(1)], 0)
+    raw(
+        pg_store,
+        "CREATE ROLE tracker_app LOGIN",
+        "GRANT SELECT, INSERT ON events TO tracker_app",
+        drop_trigger(pg_store, "events_refuse_update"),
+        drop_trigger(pg_store, "events_refuse_delete"),
+    )
+    as_app = pg_store.url.replace("tracker@", "tracker_app@")
+    try:
+        with psycopg.connect(as_app, autocommit=True) as conn:
+            assert conn.execute("SELECT count(*) FROM events").fetchone()[0] == 1
+            for statement in ("UPDATE events SET data = '{}'", "DELETE FROM events"):
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(statement)
+    finally:
+        raw(pg_store, "DROP OWNED BY tracker_app", "DROP ROLE tracker_app")
+    assert pg_store.verify("c") is None
+
+
+def test_a_server_that_is_not_there_is_one_plain_error(pg_server):
+    from tracker.store import Unreachable
+
+    with pytest.raises(Unreachable, match="cannot reach the database postgresql://"):
+        Store(f"postgresql://tracker:secret@127.0.0.1:{pg_server.port + 1}/none", timeout=2)
+
+
+def _loader(url, worker, queue):
+    """Append one event at a time until the server goes away; report what was acknowledged."""
+    store = Store(url, timeout=5)
+    acknowledged = []
+    try:
+        for n in range(100_000):
+            while True:
+                version = store.version("load")
+                try:
+                    store.append("load", [NewEvent("Noted", {"w": worker, "n": n})], version)
+                except Conflict:
+                    continue
+                acknowledged.append(n)
+                queue.put((worker, n))
+                break
+    except Exception:
+        pass
+
+
+def test_a_server_killed_mid_load_loses_no_acknowledged_append(pg_server, pg_url):
+    import time
+
+    store = Store(pg_url)
+    store.init()
+    store.append("load", [NewEvent("Noted", {"w": -1, "n": -1})], 0)
+    store.close()
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    workers = [ctx.Process(target=_loader, args=(pg_url, w, queue)) for w in range(3)]
+    for process in workers:
+        process.start()
+    acknowledged = []
+    deadline = time.monotonic() + 60
+    while len(acknowledged) < 60 and time.monotonic() < deadline:
+        acknowledged.append(queue.get(timeout=60))
+    pg_server.stop("immediate")  # no checkpoint, no goodbye: as a crash
+    for process in workers:
+        process.join(30)
+    while not queue.empty():
+        acknowledged.append(queue.get())
+    pg_server.start()
+    store = Store(pg_url)
+    events = list(store.read("load"))
+    written = {(e.data["w"], e.data["n"]) for e in events}
+    assert [e.version for e in events] == list(range(1, len(events) + 1))
+    assert len(acknowledged) >= 60 and set(acknowledged) <= written
+    assert len(written) == len(events) and store.verify("load") is None
+    store.close()

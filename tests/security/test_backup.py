@@ -81,7 +81,7 @@ def test_the_command_line_lists_and_sets_members_and_visibility(tmp_path):
     assert manage("visibility", "c", "--db", str(db)).stdout.strip() == "c: private"
     assert manage("visibility", "c", "public", "--db", str(db)).stdout.strip() == "c: public"
     store = Store(db)
-    assert Accounts(store.conn).is_public("c")
+    assert Accounts(store).is_public("c")
     store.close()
     unknown = manage("members", "c", "--db", str(db), "--add", "nobody")
     assert unknown.returncode == 1 and unknown.stderr.count("\n") == 1

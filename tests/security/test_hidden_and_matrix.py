@@ -31,7 +31,7 @@ def table(tmp_path):
     app = create_app({"DATABASE": path, "TESTING": True, "ROLLER": SeededRoller(2)})
     store = Store(path)
     store.init()
-    accounts = Accounts(store.conn)
+    accounts = Accounts(store)
     accounts.init()
     svc = Service(store, SeededRoller(2))
     svc.start("k", "claim", "Ana against Ben", {"players": PLAYERS}, actor="oli")

@@ -1,9 +1,27 @@
 """Nobody takes what is not theirs: starting a campaign grants no role over an existing one,
 and a retry key belongs to the account that sent it and to the request it came with."""
 
+import pytest
 from logins import csrf_of, logged_in
+from pgserver import database_for
 
 from tracker.accounts import Accounts
+from tracker.dice import SeededRoller
+from tracker.web import create_app
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def app(request, tmp_path):
+    """The security conftest's app, on each engine in turn: accounts, sessions, tokens,
+    members and log-in limits behave the same on SQLite and PostgreSQL."""
+    return create_app(
+        {
+            "DATABASE": database_for(request, tmp_path, "roles.db"),
+            "TESTING": True,
+            "ROLLER": SeededRoller(9),
+        }
+    )
+
 
 FIGHTER = {
     "type": "FighterAdded",
@@ -33,7 +51,7 @@ def post(client, role, events, expected, key=None):
 
 
 def role_in(svc, name):
-    accounts = Accounts(svc.store.conn)
+    accounts = Accounts(svc.store)
     member = accounts.membership("c", accounts.by_name(name))
     return member.role if member else None
 
@@ -52,7 +70,7 @@ def test_starting_an_existing_campaign_with_a_used_key_grants_no_role(client, ro
 def test_a_stranger_starting_a_public_campaign_with_a_key_from_its_log_is_refused(
     client, roles, svc
 ):
-    Accounts(svc.store.conn).set_public("c", True)
+    Accounts(svc.store).set_public("c", True)
     post(client, roles["player"], [FIGHTER], 11, key="k-seen")
     metas = [e["meta"] for e in client.get("/api/campaigns/c/events").json["events"]]
     keys = [m.get("retry") for m in metas if m.get("retry")] + ["k-seen"]
@@ -93,7 +111,7 @@ def test_a_retried_start_returns_the_earlier_result_only_to_its_author(client, r
     assert again.json["role"] == "organiser" and svc.store.version("fresh") == 1
     other = {**roles["non-member"].headers, "Idempotency-Key": "start-1"}
     assert client.post("/api/campaigns", json=new, headers=other).status_code == 409
-    accounts = Accounts(svc.store.conn)
+    accounts = Accounts(svc.store)
     assert accounts.membership("fresh", accounts.by_name("nemo")) is None
 
 

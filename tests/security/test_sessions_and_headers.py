@@ -6,11 +6,28 @@ import re
 import subprocess
 import sys
 
+import pytest
 from apiseed import PASSWORD, seed
 from logins import csrf_of, logged_in
+from pgserver import database_for
 
 from tracker import config
+from tracker.dice import SeededRoller
 from tracker.web import create_app
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def app(request, tmp_path):
+    """The security conftest's app, on each engine in turn: accounts, sessions, tokens,
+    members and log-in limits behave the same on SQLite and PostgreSQL."""
+    return create_app(
+        {
+            "DATABASE": database_for(request, tmp_path, "sessions.db"),
+            "TESTING": True,
+            "ROLLER": SeededRoller(9),
+        }
+    )
+
 
 FIGHTER = {
     "type": "FighterAdded",

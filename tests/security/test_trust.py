@@ -126,8 +126,8 @@ def test_the_roster_sheet_battle_report_and_export_show_the_witness(tmp_path):
     Service(store).import_lines(SAMPLE.read_text().splitlines())
     from tracker.accounts import Accounts
 
-    Accounts(store.conn).init()
-    Accounts(store.conn).set_public(CAMPAIGN, True)
+    Accounts(store).init()
+    Accounts(store).set_public(CAMPAIGN, True)
     version, head = store.head(CAMPAIGN)
     client = app.test_client()
     warband = next(iter(Service(store).state(CAMPAIGN).state["warbands"]))

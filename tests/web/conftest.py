@@ -51,7 +51,7 @@ class OrganisedService(Service):
 def accounts(app):
     store = Store(app.config["DATABASE"])
     store.init()
-    accounts = Accounts(store.conn)
+    accounts = Accounts(store)
     accounts.init()
     yield accounts
     store.close()
@@ -64,8 +64,8 @@ def organiser(accounts):
 
 @pytest.fixture
 def svc(accounts, organiser):
-    store = Store(accounts.conn and accounts.conn.execute("PRAGMA database_list").fetchone()[2])
-    yield OrganisedService(store, SeededRoller(5), Accounts(store.conn), organiser)
+    store = Store(accounts.store.target)
+    yield OrganisedService(store, SeededRoller(5), Accounts(store), organiser)
     store.close()
 
 

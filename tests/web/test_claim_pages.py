@@ -624,7 +624,7 @@ def test_the_audit_log_hides_a_deal_in_progress_from_the_players(client, svc, ap
     deal = svc.store.event("hid", 2).data["deal"]
     secret = deal["hands"]["tobin"][0]
     store = Store(app.config["DATABASE"])
-    accounts = Accounts(store.conn)
+    accounts = Accounts(store)
     mara = accounts.sign_up("mara", "a long password!")
     accounts.add_member("hid", mara, "player", "mara")
     player = app.test_client()
@@ -647,7 +647,7 @@ def test_a_player_may_sit_only_at_its_own_seat(svc, app):
         {"players": [{"id": "mara", "name": "Mara"}, {"id": "tobin", "name": "Tobin"}]},
     )
     svc.append("seats", [{"type": "GameDealt", "data": {"game": 1}}], 1)
-    accounts = Accounts(Store(app.config["DATABASE"]).conn)
+    accounts = Accounts(Store(app.config["DATABASE"]))
     accounts.add_member("seats", accounts.sign_up("mara", "a long password!"), "player", "mara")
     client = app.test_client()
     client.post("/login", data={"name": "mara", "password": "a long password!"})
@@ -676,7 +676,7 @@ def test_the_replays_closing_sentence_is_never_empty_for_a_reader_with_no_seat(s
     from tracker.accounts import Accounts
     from tracker.store import Store
 
-    accounts = Accounts(Store(app.config["DATABASE"]).conn)
+    accounts = Accounts(Store(app.config["DATABASE"]))
     accounts.add_member(tavern, accounts.sign_up("wren", "a long password!"), "player")
     reader = app.test_client()
     reader.post("/login", data={"name": "wren", "password": "a long password!"})

@@ -623,7 +623,7 @@ def _seated_player(app, svc, campaign, name, side):
     from tracker.accounts import Accounts
     from tracker.store import Store
 
-    accounts = Accounts(Store(app.config["DATABASE"]).conn)
+    accounts = Accounts(Store(app.config["DATABASE"]))
     accounts.add_member(campaign, accounts.sign_up(name, "a long password!"), "player", side)
     player = app.test_client()
     player.post("/login", data={"name": name, "password": "a long password!"})

@@ -16,19 +16,19 @@ def test_the_organiser_sees_open_invitations_and_revokes_one(client, two, svc, a
     code = invite(client, "iron")
     page = text(client.get("/c/c/members"))
     assert "Open invitations" in page and "Ironjaws" in page
-    invitation = Accounts(svc.store.conn).invitations("c")[0]["id"]
+    invitation = Accounts(svc.store).invitations("c")[0]["id"]
     done = client.post("/c/c/members", data={"action": "revoke", "invitation": str(invitation)})
     assert done.status_code == 302
-    assert Accounts(svc.store.conn).invitations("c") == []
+    assert Accounts(svc.store).invitations("c") == []
     assert "unknown, used or expired" in text(anon.get(f"/join/{code}"))
 
 
 def test_renewing_an_invitation_gives_a_new_link_for_the_same_side(client, two, svc):
     old = invite(client, "crow")
-    invitation = Accounts(svc.store.conn).invitations("c")[0]["id"]
+    invitation = Accounts(svc.store).invitations("c")[0]["id"]
     page = client.post("/c/c/members", data={"action": "renew", "invitation": str(invitation)})
     new = page.get_data(as_text=True).split("/join/")[1].split("<")[0]
-    open_ones = Accounts(svc.store.conn).invitations("c")
+    open_ones = Accounts(svc.store).invitations("c")
     assert new != old and len(open_ones) == 1 and open_ones[0]["side"] == "crow"
 
 
@@ -40,7 +40,7 @@ def test_the_join_page_names_the_campaign_its_game_and_its_organiser(client, two
 
 
 def test_the_organiser_removes_a_member_and_changes_a_players_side(client, two, svc):
-    accounts = Accounts(svc.store.conn)
+    accounts = Accounts(svc.store)
     pia = accounts.sign_up("pia", "a long password here")
     accounts.add_member("c", pia, "player", "iron")
     moved = client.post(
@@ -52,7 +52,7 @@ def test_the_organiser_removes_a_member_and_changes_a_players_side(client, two, 
 
 
 def test_destructive_member_forms_ask_to_confirm(client, two, svc):
-    accounts = Accounts(svc.store.conn)
+    accounts = Accounts(svc.store)
     accounts.add_member("c", accounts.sign_up("pia", "a long password here"), "player", "iron")
     invite(client, "iron")
     html = client.get("/c/c/members").get_data(as_text=True)
@@ -60,7 +60,7 @@ def test_destructive_member_forms_ask_to_confirm(client, two, svc):
 
 
 def test_only_the_organiser_manages_members(app, two, svc):
-    accounts = Accounts(svc.store.conn)
+    accounts = Accounts(svc.store)
     pia = accounts.sign_up("pia", "a long password here")
     accounts.add_member("c", pia, "player", "iron")
     player = app.test_client()

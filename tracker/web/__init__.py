@@ -24,8 +24,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.teardown_appcontext
     def leave_store(_exc):
         store = g.pop("store", None)
-        if store is not None and store.conn.in_transaction:
-            store.conn.rollback()  # never leave a transaction open on a kept connection
+        if store is not None:
+            store.finish_request()  # never leave a transaction open on a kept connection
 
     csrf.init_app(app)
     app.session_interface = Sessions()

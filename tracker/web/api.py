@@ -720,14 +720,7 @@ def accept_invitation(code):
 def me():
     """The account behind the token, and its campaigns."""
     user = policy().require_user("see your account")
-    rows = (
-        accounts()
-        .conn.execute(
-            "SELECT campaign, role, side FROM members WHERE user_id = ? ORDER BY campaign",
-            (user.id,),
-        )
-        .fetchall()
-    )
+    rows = accounts().memberships_of(user)
     return {
         "name": user.name,
         "campaigns": [{"campaign": c, "role": r, "side": s} for c, r, s in rows],

@@ -17,7 +17,7 @@ from tracker.accounts import Accounts, User
 from tracker.cache import StateCache
 from tracker.permissions import Policy, sees_all
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import Store, is_url
 
 csrf = CSRFProtect()
 
@@ -64,20 +64,37 @@ def store() -> Store:
     return g.store
 
 
+_shared: OrderedDict[str, Store] = OrderedDict()
+_shared_lock = threading.Lock()
+
+
 def kept_store(path: str) -> Store:
-    """This thread's store of the database at `path`, opened once and kept."""
+    """This thread's store of the SQLite database at `path`, opened once and kept; or this
+    process's store of a PostgreSQL database (its connections pooled for every thread)."""
+    if is_url(path):
+        with _shared_lock:
+            if path not in _shared:
+                _shared[path] = _opened(path)
+                while len(_shared) > 4:  # a few databases at most (tests open many)
+                    _shared.popitem(last=False)[1].close()
+            _shared.move_to_end(path)
+            return _shared[path]
     kept = getattr(_kept, "stores", None)
     if kept is None:
         kept = _kept.stores = OrderedDict()
     if path not in kept:
-        opened = Store(path)
-        opened.init()
-        Accounts(opened.conn).init()
-        kept[path] = opened
+        kept[path] = _opened(path)
         while len(kept) > 4:  # a few files at most (tests open many)
             kept.popitem(last=False)[1].close()
     kept.move_to_end(path)
     return kept[path]
+
+
+def _opened(path: str) -> Store:
+    opened = Store(path)
+    opened.init()
+    Accounts(opened).init()
+    return opened
 
 
 def service() -> Service:
@@ -85,7 +102,7 @@ def service() -> Service:
 
 
 def accounts() -> Accounts:
-    return Accounts(store().conn)
+    return Accounts(store())
 
 
 def current_user() -> User | None:

@@ -20,8 +20,8 @@ from flask import Blueprint, Response, current_app, request
 from tracker.accounts import Accounts
 from tracker.errors import NotFound
 from tracker.permissions import Policy
-from tracker.store import Store
-from tracker.web.context import current_user, policy, store
+from tracker.store import Store, is_url
+from tracker.web.context import current_user, kept_store, policy, store
 
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
@@ -245,16 +245,22 @@ class _Rights:
     def __init__(self, path: str, user, campaign: str):
         self.path, self.user, self.campaign = path, user, campaign
         self.reader: Store | None = None
+        self.owned = False
 
     def __call__(self) -> bool:
         if self.reader is None:
-            self.reader = Store(self.path, readonly=True)
-        return Policy(Accounts(self.reader.conn), self.user).can_read(self.campaign)
+            # A server database's pooled connections see every commit: the process's store.
+            self.reader = kept_store(self.path) if is_url(self.path) else self._own()
+        return Policy(Accounts(self.reader), self.user).can_read(self.campaign)
+
+    def _own(self) -> Store:
+        self.owned = True
+        return Store(self.path, readonly=True)
 
     def close(self) -> None:
-        if self.reader is not None:
+        if self.reader is not None and self.owned:
             self.reader.close()
-            self.reader = None
+        self.reader, self.owned = None, False
 
 
 class _Stream:

@@ -1,0 +1,215 @@
+"""PostgreSQL: the same appends and folds as on SQLite, and app servers side by side.
+
+A PostgreSQL server of its own is started for the step in a temporary folder (initdb and
+pg_ctl, as the tests start it: tests/pgserver.py), with fsync and synchronous_commit on, so
+that its appends are as durable as SQLite's at synchronous=FULL.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import psycopg
+
+from bench import data
+from bench.figures import ROOT, Figure, _paired, _sample_events, _seconds
+from bench.http import CLIENTS, Client, _founded, _port, _run, _seed
+from tracker.cache import StateCache
+from tracker.events import GENESIS, canonical, chain_hash, utcnow
+from tracker.service import Service
+from tracker.store import Store
+from tracker.store.postgres import _INSERT
+
+sys.path.insert(0, str(ROOT / "tests"))
+from pgserver import Server, binaries  # noqa: E402  (the tests' own server, reused)
+
+
+def run(work: Path) -> tuple[list[Figure], list[dict]]:
+    """The figures of PostgreSQL against SQLite and raw psycopg, and the app-server table."""
+    folder = binaries()
+    if folder is None:
+        raise SystemExit(
+            "the pg step needs PostgreSQL (initdb, pg_ctl): apt-get install postgresql"
+        )
+    server = Server(folder)
+    try:
+        figures = appends(server, work) + [folding(server, work)]
+        scaling = app_servers(server)
+    finally:
+        server.close()
+    return figures, scaling
+
+
+def _rows(events) -> list[tuple]:
+    rows, head, now = [], GENESIS, utcnow()
+    for version, event in enumerate(events, start=1):
+        d, m = canonical(event.data), canonical(event.meta)
+        head = chain_hash(head, "bench", version, event.type, d, m, now)
+        rows.append(("bench", version, event.type, d, m, now, head))
+    return rows
+
+
+def appends(server: Server, work: Path, count: int = 1000) -> list[Figure]:
+    """One event per transaction: the PostgreSQL store against raw psycopg INSERTs (each
+    its own transaction, the same rows made beforehand) and against the SQLite store."""
+    events = _sample_events(count)
+    rows = _rows(events)
+
+    def store_on(target):
+        def go():
+            store = Store(target)
+            store.init()
+            for version in range(count):
+                store.append("bench", [events[version]], version)
+            store.close()
+
+        return go
+
+    def raw():
+        url = server.database()
+        Store(url).init()  # the same schema, triggers and indexes
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("SET synchronous_commit = on")
+            for row in rows:
+                conn.execute(_INSERT, row)
+
+    fresh = iter(range(10**6))
+    on_pg = _seconds(lambda: store_on(server.database())())
+    on_sqlite = _seconds(lambda: store_on(str(work / f"pg-vs-sqlite-{next(fresh)}.db"))())
+    pg, psy = _paired(on_pg, _seconds(raw), rounds=3)
+    pg2, lite = _paired(on_pg, on_sqlite, rounds=3)
+    note = f"{count} events, one a transaction; fsync and synchronous_commit on; median of 3 pairs"
+    return [
+        Figure(
+            "append on PostgreSQL vs raw psycopg",
+            "PostgresStore.append",
+            count / pg,
+            "raw psycopg INSERT, autocommit",
+            count / psy,
+            "events/s",
+            0.5,
+            True,
+            note,
+        ),
+        Figure(
+            "append on PostgreSQL vs SQLite",
+            "PostgresStore.append",
+            count / pg2,
+            "SQLiteStore.append (synchronous=FULL)",
+            count / lite,
+            "events/s",
+            0.2,
+            True,
+            note,
+        ),
+    ]
+
+
+def folding(server: Server, work: Path) -> Figure:
+    """A whole fold of the 10k campaign, no snapshot, on each engine."""
+    lines = Path(data.jsonl("10k")).read_text(encoding="utf-8").splitlines()
+    stores = [Store(server.database()), Store(str(work / "fold-pg-vs-sqlite.db"))]
+    for store in stores:
+        store.init()
+        Service(store).import_lines(lines)
+    cid = stores[0].campaigns()[0].id
+    count = stores[0].version(cid)
+
+    def fold_on(store):
+        def go():
+            store.drop_snapshots()
+            Service(store, cache=StateCache()).state(cid)
+
+        return _seconds(go)
+
+    pg, lite = _paired(fold_on(stores[0]), fold_on(stores[1]), rounds=3)
+    for store in stores:
+        store.close()
+    return Figure(
+        "fold on PostgreSQL vs SQLite (10k)",
+        "fold over PostgresStore",
+        count / pg,
+        "fold over SQLiteStore",
+        count / lite,
+        "events/s",
+        0.5,
+        True,
+        "read, decode, apply; snapshots dropped first; median of 3 pairs",
+    )
+
+
+def _serve(url: str, port: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "manage.py"), "serve", "--db", url]
+        + ["--port", str(port), "--workers", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _up(port: int) -> None:
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/systems", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
+def app_servers(server: Server, each: int = 40) -> list[dict]:
+    """Appends and reads a second through 1, 2 and 4 app processes (gunicorn, one worker of
+    4 threads each) against one database, CLIENTS clients spread over them."""
+    table = []
+    for processes in (1, 2, 4):
+        url = server.database()
+        token = _seed(url)
+        ports = [_port() for _ in range(processes)]
+        servers = [_serve(url, port) for port in ports]
+        try:
+            for port in ports:
+                _up(port)
+            table.append(_throughput(processes, ports, token, each))
+        finally:
+            for process in servers:
+                process.terminate()
+            for process in servers:
+                process.wait(30)
+    return table
+
+
+def _throughput(processes: int, ports: list[int], token: str, each: int) -> dict:
+    def append_own(number, count):
+        client = Client(ports[number % len(ports)], token)
+        for n in range(count):
+            status, answer = client.call(
+                "POST",
+                f"/api/campaigns/own-{number}/events",
+                {"events": [_founded(number, n)], "expected_version": n + 1},
+            )
+            assert status == 201, answer
+
+    def read_own(number, count):
+        client = Client(ports[number % len(ports)], token)
+        for _ in range(count):
+            status, _ = client.call("GET", f"/api/campaigns/own-{number}/events?limit=50")
+            assert status == 200
+
+    appended = _run(CLIENTS, append_own, each)
+    read = _run(CLIENTS, read_own, each * 2)
+    return {
+        "app processes": processes,
+        "appends/s": round(CLIENTS * each / appended, 1),
+        "reads/s": round(CLIENTS * each * 2 / read, 1),
+    }
+
+
+def describe(scaling: list[dict]) -> str:
+    return "; ".join(
+        f"{row['app processes']} process(es): {row['appends/s']} appends/s, "
+        f"{row['reads/s']} reads/s"
+        for row in scaling
+    )
