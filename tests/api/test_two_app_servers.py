@@ -84,3 +84,46 @@ def test_an_append_through_one_app_server_wakes_a_watcher_of_the_other_within_tw
     thread.join(15)
     watcher.close()
     assert acks and woke and woke[0] - sent < 2
+
+
+def test_a_page_open_on_one_app_server_hears_of_an_append_through_the_other_within_two_seconds(
+    servers,
+):
+    """The live page's own stream, served by the second server, while a client of the first
+    records: LISTEN/NOTIFY carries the new version across."""
+    import http.client
+    import threading
+    from urllib.parse import urlsplit
+
+    from tracker.accounts import Accounts
+
+    bases, headers, url = servers
+    store = Store(url)
+    try:
+        Accounts(store).set_public("c", True)  # an anonymous reader may open its stream
+        since = store.version("c")
+    finally:
+        store.close()
+    second = urlsplit(bases[1])
+    stream = http.client.HTTPConnection(second.hostname, second.port, timeout=15)
+    stream.request("GET", f"/c/c/live?since={since}", headers={"Accept": "text/event-stream"})
+    answer = stream.getresponse()
+    assert answer.status == 200
+    heard = []
+
+    def listen():
+        for line in answer:
+            if line.startswith(b"data: ") and line[6:].strip().isdigit():
+                heard.append((int(line[6:]), time.time()))
+                return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    time.sleep(0.5)
+    sent = time.time()
+    acks, _ = client(bases[0], headers, 98)
+    thread.join(10)
+    stream.close()
+    assert acks and heard, "the second server's stream told no new version"
+    version, when = heard[0]
+    assert version > since and when - sent < 2
