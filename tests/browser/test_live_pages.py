@@ -116,7 +116,7 @@ def test_two_players_recording_at_once_for_their_own_warbands_see_each_other_liv
     assert pavel_board.evaluate(KEPT) and pia_audit.evaluate(KEPT)
     assert pavel_board.refused == [] and pia_audit.refused == []  # the policy holds as it is
     # Both entries are in the log, once each.
-    log = pia_audit.inner_text("main")
+    log = pia_audit.inner_text("table.audit")
     assert log.count("Tarn Ashgrip") == 1 and log.count("Heron Quill") == 1
     for page in (pavel, pia, pavel_board, pia_audit):
         page.close()
@@ -143,8 +143,8 @@ def test_a_player_typing_keeps_its_input_and_is_told_what_changed_for_its_warban
     assert pia.evaluate(KEPT)
 
     add_button(pia).click()
-    expect(pia.locator(".problem")).to_contain_text("meanwhile, for the same side:")
-    expect(pia.locator(".problem")).to_contain_text(re.compile("battle", re.I))
+    expect(pia.locator(".error").first).to_contain_text("meanwhile, for the same side:")
+    expect(pia.locator(".error").first).to_contain_text(re.compile("battle", re.I))
     expect(form.locator("input[name=name]")).to_have_value("Late Heron")
     expect(form.locator("input[name=points]")).to_have_value("105")
     pia.close()
