@@ -8,13 +8,14 @@ the accounts' tables, and writes all of it through one discipline: `transaction(
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from tracker.errors import TrackerError
+from tracker.errors import Conflict, KeyReused, TrackerError
 from tracker.events import (
     GENESIS,
     Event,
@@ -153,6 +154,36 @@ def check_chain(campaign: str, rows: Iterable[tuple]) -> Broken | None:
     return None
 
 
+# The snapshots table, the same on every engine (each engine's schema ends with it).
+SNAPSHOTS_SCHEMA = """
+-- head: the hash of the event the state was folded to; digest: sha256 of head and state.
+-- A snapshot whose head is not the log's, or whose digest does not hold, is never used.
+CREATE TABLE IF NOT EXISTS snapshots (
+    campaign    TEXT    NOT NULL,
+    fingerprint TEXT    NOT NULL,
+    version     INTEGER NOT NULL,
+    state       TEXT    NOT NULL,
+    head        TEXT    NOT NULL DEFAULT '',
+    digest      TEXT    NOT NULL DEFAULT '',
+    PRIMARY KEY (campaign, fingerprint, version)
+);
+"""
+
+INSERT = (
+    "INSERT INTO events (campaign, version, type, data, meta, recorded_at, hash) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+COLUMNS = "position, campaign, version, type, data, meta, recorded_at, hash"
+
+
+def _rows_of_campaigns(rows: Iterable[tuple]) -> list[CampaignRow]:
+    """CampaignRows from rows of (campaign, system, name, started_at, version, head)."""
+    return [
+        CampaignRow(campaign, system or "?", name or campaign, version, head, started)
+        for campaign, system, name, started, version, head in rows
+    ]
+
+
 def decoded(rows: Iterable[tuple]) -> Iterator[Event]:
     """Events from rows of (position, campaign, version, type, data, meta, recorded_at, hash)."""
     for row in rows:
@@ -199,7 +230,20 @@ class Store:
     def finish_request(self) -> None:
         """Leave nothing open on a kept connection at the end of a request."""
 
-    # -- the contract every engine keeps: see sqlite.py for each method's words ------------
+    # -- what differs per engine, and what each engine writes itself ------------------------
+
+    # The largest version a query's upper bound may name.
+    NO_LIMIT: int = 2**31 - 1
+    # The operator that matches a pattern without regard to the case of ASCII letters.
+    LIKE: str = "LIKE"
+
+    def stream(self, sql: str, args: tuple | list = ()) -> Iterable[tuple]:
+        """Rows of a read, streamed where the engine can (else `query`'s list)."""
+        return self.query(sql, args)
+
+    def field(self, column: str, name: str) -> str:
+        """SQL for the text of the field `name` of the JSON object in `column`."""
+        raise NotImplementedError
 
     def init(self) -> None: ...
     def close(self) -> None: ...
@@ -208,27 +252,234 @@ class Store:
         self, campaign: str, events: Iterable[NewEvent], expected_version: int
     ) -> AppendResult: ...
     def import_rows(self, batches: Iterable[list[tuple]]) -> None: ...
-    def idempotent(self, campaign: str, key: str) -> AppendResult | None: ...
-    def head(self, campaign: str) -> tuple[int, str]: ...
-    def ends(self, campaign: str) -> tuple[int, str, str | None]: ...
-    def read(self, campaign: str, after: int = 0, upto: int | None = None) -> Iterator[Event]: ...
-    def read_all(self, after_position: int = 0) -> Iterator[Event]: ...
-    def event(self, campaign: str, version: int) -> Event | None: ...
-    def voids(self, campaign: str, upto: int | None = None) -> dict[int, int]: ...
-    def campaigns(self) -> list[CampaignRow]: ...
-    def campaign(self, campaign: str) -> CampaignRow | None: ...
+    def save_snapshots(self, campaign: str, fingerprint: str, states: list[tuple[int, str]]): ...
+
+    # -- the log: the same SQL on every engine ----------------------------------------------
+
+    def idempotent(self, campaign: str, key: str) -> AppendResult | None:
+        """The earlier append that carried the retry key `key` (meta.retry), or None."""
+        row = self.one(
+            "SELECT min(version), max(version) FROM events "
+            f"WHERE campaign = ? AND {self.field('meta', 'retry')} = ?",
+            (campaign, key),
+        )
+        if row is None or row[0] is None:
+            return None
+        (head,) = self.one(
+            "SELECT hash FROM events WHERE campaign = ? AND version = ?", (campaign, row[1])
+        )
+        (request,) = self.one(
+            f"SELECT {self.field('meta', 'request')} FROM events "
+            "WHERE campaign = ? AND version = ?",
+            (campaign, row[0]),
+        )
+        return AppendResult(campaign, row[0], row[1], head, replayed=True, request=request)
+
+    def _replay(self, request: Pending) -> AppendResult | None:
+        """The first append's result when `request` retries it with the same retry key and
+        request, else None; `KeyReused` when the key was used by another request."""
+        if request.key is None:
+            return None
+        earlier = self.idempotent(request.campaign, request.key)
+        if earlier is not None and earlier.request != request.request:
+            raise KeyReused("(the one sent)")
+        return earlier
+
+    def _check_new(self, rows: list[tuple]) -> None:
+        """Raise `Conflict` unless each campaign an import's rows begin finds it empty."""
+        for row in rows:
+            if row[1] == 1:
+                version, _ = self.head(row[0])
+                if version != 0:
+                    raise Conflict(row[0], 0, version)
+
+    def head(self, campaign: str) -> tuple[int, str]:
+        """The campaign's version and head hash; (0, genesis) when it has no events."""
+        row = self.one(
+            "SELECT version, hash FROM events WHERE campaign = ? ORDER BY version DESC LIMIT 1",
+            (campaign,),
+        )
+        return (row[0], row[1]) if row else (0, GENESIS)
+
+    def ends(self, campaign: str) -> tuple[int, str, str | None]:
+        """The campaign's version, head hash and first event's hash, in one query."""
+        row = self.one(
+            "SELECT version, hash, (SELECT hash FROM events WHERE campaign = ? AND version = 1) "
+            "FROM events WHERE campaign = ? ORDER BY version DESC LIMIT 1",
+            (campaign, campaign),
+        )
+        return tuple(row) if row else (0, GENESIS, None)
+
+    def read(self, campaign: str, after: int = 0, upto: int | None = None) -> Iterator[Event]:
+        """The campaign's events with after < version <= upto, in order, streamed."""
+        if upto is None:
+            rows = self.stream(
+                f"SELECT {COLUMNS} FROM events WHERE campaign = ? AND version > ? ORDER BY version",
+                (campaign, after),
+            )
+        else:
+            rows = self.stream(
+                f"SELECT {COLUMNS} FROM events WHERE campaign = ? AND version > ? AND version <= ? "
+                "ORDER BY version",
+                (campaign, after, upto),
+            )
+        yield from decoded(rows)
+
+    def read_all(self, after_position: int = 0) -> Iterator[Event]:
+        """Every campaign's events in global order, from after `after_position`, streamed."""
+        rows = self.stream(
+            f"SELECT {COLUMNS} FROM events WHERE position > ? ORDER BY position",
+            (after_position,),
+        )
+        yield from decoded(rows)
+
+    def event(self, campaign: str, version: int) -> Event | None:
+        row = self.one(
+            f"SELECT {COLUMNS} FROM events WHERE campaign = ? AND version = ?",
+            (campaign, version),
+        )
+        if row is None:
+            return None
+        return Event(row[0], row[1], row[2], row[3], decode(row[4]), row[5], row[6], row[7])
+
+    def voids(self, campaign: str, upto: int | None = None) -> dict[int, int]:
+        """Voided versions of a campaign, as of `upto`: voided version -> version of the void."""
+        rows = self.stream(
+            "SELECT version, data FROM events WHERE campaign = ? AND type = 'EventVoided' "
+            "AND version <= ?",
+            (campaign, upto if upto is not None else self.NO_LIMIT),
+        )
+        return {json.loads(data)["version"]: version for version, data in rows}
+
+    def count(self) -> int:
+        return int(self.one("SELECT count(*) FROM events")[0])
+
+    def verify(self, campaign: str) -> Broken | None:
+        """Recompute a campaign's hash chain; the first event that does not match, or None."""
+        rows = self.stream(
+            "SELECT version, type, data, meta, recorded_at, hash FROM events "
+            "WHERE campaign = ? ORDER BY version",
+            (campaign,),
+        )
+        return check_chain(campaign, rows)
+
+    # -- campaigns: each one's first event and its head -------------------------------------
+
+    def campaigns(self) -> list[CampaignRow]:
+        """One row per campaign: its system and name (from its first event), version, head."""
+        return self._campaign_rows("", ())
+
+    def campaign(self, campaign: str) -> CampaignRow | None:
+        """The row of one campaign, or None."""
+        rows = self._campaign_rows("AND f.campaign = ?", (campaign,))
+        return rows[0] if rows else None
+
+    def _first_fields(self) -> str:
+        return f"f.campaign, {self.field('f.data', 'system')}, {self.field('f.data', 'name')}"
+
     def campaign_page(
         self, among: str, args: tuple, *, search: str = "", limit: int = 50, offset: int = 0
-    ) -> tuple[list[CampaignRow], int]: ...
-    def count(self) -> int: ...
-    def verify(self, campaign: str) -> Broken | None: ...
-    def save_snapshots(self, campaign: str, fingerprint: str, states: list[tuple[int, str]]): ...
-    def latest_snapshot(
-        self, campaign: str, fingerprint: str, upto: int
-    ) -> tuple[int, str] | None: ...
-    def snapshots(self, campaign: str) -> Iterator[tuple[str, int, str]]: ...
-    def drop_snapshot(self, campaign: str, fingerprint: str, version: int) -> None: ...
-    def drop_snapshots(self, campaign: str | None = None, from_version: int = 0) -> int: ...
+    ) -> tuple[list[CampaignRow], int]:
+        """A page of the campaigns whose ids the query `among` gives (with `args`), those whose
+        name or id holds `search` (whatever the case of its ASCII letters), oldest first; and
+        how many there are in all.
+
+        Reads each campaign's first event and its head, never the events between: a page
+        costs the same with thousands of campaigns of thousands of events."""
+        where, params = f"f.version = 1 AND f.campaign IN ({among})", list(args)
+        if search:
+            escaped = search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where += (
+                f" AND ({self.field('f.data', 'name')} {self.LIKE} ? ESCAPE '\\'"
+                f" OR f.campaign {self.LIKE} ? ESCAPE '\\')"
+            )
+            params += [f"%{escaped}%"] * 2
+        (total,) = self.one(f"SELECT count(*) FROM events f WHERE {where}", params)
+        rows = self.query(
+            f"""
+            SELECT {self._first_fields()}, f.recorded_at, h.version, h.hash
+            FROM events f JOIN events h ON h.campaign = f.campaign AND h.version = (
+                SELECT max(version) FROM events WHERE campaign = f.campaign)
+            WHERE {where} ORDER BY f.position LIMIT ? OFFSET ?
+            """,
+            [*params, limit, offset],
+        )
+        return _rows_of_campaigns(rows), total
+
+    def _campaign_rows(self, where: str, args: tuple) -> list[CampaignRow]:
+        rows = self.query(
+            f"""
+            SELECT {self._first_fields()}, f.recorded_at, h.version, h.hash
+            FROM events f
+            JOIN (SELECT campaign, max(version) AS version FROM events GROUP BY campaign) m
+                ON m.campaign = f.campaign
+            JOIN events h ON h.campaign = m.campaign AND h.version = m.version
+            WHERE f.version = 1 {where}
+            ORDER BY f.position
+            """,
+            args,
+        )
+        return _rows_of_campaigns(rows)
+
+    # -- snapshots: a cache, never the truth -------------------------------------------------
+
+    def _bound(self, campaign: str, fingerprint: str, states: list[tuple[int, str]]) -> list:
+        """Rows of the snapshots table for folded states, each bound to its event's hash
+        (states at a version the log does not hold are left out)."""
+        rows = []
+        for version, text in states:
+            found = self.one(
+                "SELECT hash FROM events WHERE campaign = ? AND version = ?", (campaign, version)
+            )
+            if found is not None:
+                head = found[0]
+                rows.append(
+                    (campaign, fingerprint, version, text, head, snapshot_digest(head, text))
+                )
+        return rows
+
+    def latest_snapshot(self, campaign: str, fingerprint: str, upto: int) -> tuple[int, str] | None:
+        """The latest snapshot at or before `upto` that is bound to the log as it is: its head
+        the hash of the log's event at its version, its digest holding. Others are skipped."""
+        rows = self.stream(
+            "SELECT s.version, s.state, s.digest, s.head FROM snapshots s "
+            "JOIN events e ON e.campaign = s.campaign AND e.version = s.version "
+            "AND e.hash = s.head "
+            "WHERE s.campaign = ? AND s.fingerprint = ? AND s.version <= ? "
+            "ORDER BY s.version DESC LIMIT 3",
+            (campaign, fingerprint, upto),
+        )
+        for version, text, digest, head in rows:
+            if digest == snapshot_digest(head, text):
+                return version, text
+        return None
+
+    def snapshots(self, campaign: str) -> Iterator[tuple[str, int, str]]:
+        """Every snapshot of a campaign: (fingerprint, version, state_json)."""
+        yield from self.stream(
+            "SELECT fingerprint, version, state FROM snapshots WHERE campaign = ? "
+            "ORDER BY fingerprint, version",
+            (campaign,),
+        )
+
+    def drop_snapshot(self, campaign: str, fingerprint: str, version: int) -> None:
+        if self.readonly:
+            return
+        with self.transaction() as tx:
+            tx.execute(
+                "DELETE FROM snapshots WHERE campaign = ? AND fingerprint = ? AND version = ?",
+                (campaign, fingerprint, version),
+            )
+
+    def drop_snapshots(self, campaign: str | None = None, from_version: int = 0) -> int:
+        """Forget cached states (of one campaign from a version on, or all of them)."""
+        with self.transaction() as tx:
+            if campaign is None:
+                return tx.execute("DELETE FROM snapshots").rowcount
+            return tx.execute(
+                "DELETE FROM snapshots WHERE campaign = ? AND version >= ?",
+                (campaign, from_version),
+            ).rowcount
 
     # -- the live-update seam ----------------------------------------------------------------
 

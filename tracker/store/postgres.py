@@ -24,7 +24,6 @@ else: the lock and the unique key already exclude every interleaving they would 
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -33,27 +32,25 @@ from functools import lru_cache
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from tracker.errors import Conflict, KeyReused
-from tracker.events import GENESIS, Event, NewEvent, decode
+from tracker.errors import Conflict
+from tracker.events import NewEvent
 from tracker.store.base import (
+    INSERT,
+    SNAPSHOTS_SCHEMA,
     AppendResult,
-    Broken,
-    CampaignRow,
     Pending,
     ReadOnly,
     Store,
     Unreachable,
     chained,
-    check_chain,
-    decoded,
     describe,
     pending,
-    snapshot_digest,
 )
 
 CHANNEL = "tracker_events"
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS events (
     position    BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     campaign    TEXT    NOT NULL,
@@ -82,22 +79,11 @@ CREATE OR REPLACE TRIGGER events_refuse_delete BEFORE DELETE ON events
 CREATE OR REPLACE TRIGGER events_refuse_truncate BEFORE TRUNCATE ON events
     FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change();
 REVOKE UPDATE, DELETE, TRUNCATE ON events FROM PUBLIC;
-CREATE TABLE IF NOT EXISTS snapshots (
-    campaign    TEXT    NOT NULL,
-    fingerprint TEXT    NOT NULL,
-    version     INTEGER NOT NULL,
-    state       TEXT    NOT NULL,
-    head        TEXT    NOT NULL DEFAULT '',
-    digest      TEXT    NOT NULL DEFAULT '',
-    PRIMARY KEY (campaign, fingerprint, version)
-);
 """
-
-_INSERT = (
-    "INSERT INTO events (campaign, version, type, data, meta, recorded_at, hash) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s)"
+    + SNAPSHOTS_SCHEMA
 )
-_COLUMNS = "position, campaign, version, type, data, meta, recorded_at, hash"
+
+_INSERT = INSERT.replace("?", "%s")
 # Any number that every tracker uses for its schema's advisory lock.
 _SCHEMA_LOCK = 7_216_001
 
@@ -139,6 +125,7 @@ class PostgresStore(Store):
     connections shared by the threads of a process."""
 
     dialect = "postgresql"
+    LIKE = "ILIKE"  # SQLite's LIKE ignores the case of ASCII letters too
 
     def __init__(
         self, url: str, *, timeout: float = 10.0, readonly: bool = False, max_size: int = 8
@@ -197,6 +184,9 @@ class PostgresStore(Store):
         with self._connection() as conn:
             return conn.execute(_sql(sql), args).fetchall()
 
+    def field(self, column: str, name: str) -> str:
+        return f"(({column}::json) ->> '{name}')"
+
     def create(self, script: str, marker: str = "users") -> None:
         """Run a schema script once (under an advisory lock, so two app servers starting
         together do not both run it), unless its `marker` table is there already: a role
@@ -239,13 +229,10 @@ class PostgresStore(Store):
 
     def _one(self, conn: psycopg.Connection, request: Pending) -> AppendResult:
         campaign = request.campaign
-        if request.key is not None:
-            earlier = self._idempotent(conn, campaign, request.key)
-            if earlier is not None:
-                if earlier.request != request.request:
-                    raise KeyReused("(the one sent)")
-                return earlier
-        version, head = self._head(conn, campaign)
+        earlier = self._replay(request)
+        if earlier is not None:
+            return earlier
+        version, head = self.head(campaign)
         if version != request.expected:
             raise Conflict(campaign, request.expected, version)
         out = chained(request, version, head)
@@ -265,164 +252,12 @@ class PostgresStore(Store):
             conn.execute("LOCK TABLE events IN EXCLUSIVE MODE")
             written = False
             for rows in batches:
-                for row in rows:
-                    if row[1] == 1:
-                        version, _ = self._head(conn, row[0])
-                        if version != 0:
-                            raise Conflict(row[0], 0, version)
+                self._check_new(rows)
                 with conn.cursor() as cursor:
                     cursor.executemany(_INSERT, rows)
                 written = written or bool(rows)
             if written:
                 _announce(conn)
-
-    def _head(self, conn, campaign: str) -> tuple[int, str]:
-        row = conn.execute(
-            "SELECT version, hash FROM events WHERE campaign = %s ORDER BY version DESC LIMIT 1",
-            (campaign,),
-        ).fetchone()
-        return (row[0], row[1]) if row else (0, GENESIS)
-
-    def idempotent(self, campaign: str, key: str) -> AppendResult | None:
-        """The earlier append that carried the retry key `key` (meta.retry), or None."""
-        with self._connection() as conn:
-            return self._idempotent(conn, campaign, key)
-
-    def _idempotent(self, conn, campaign: str, key: str) -> AppendResult | None:
-        row = conn.execute(
-            "SELECT min(version), max(version) FROM events "
-            "WHERE campaign = %s AND (meta::json) ->> 'retry' = %s",
-            (campaign, key),
-        ).fetchone()
-        if row is None or row[0] is None:
-            return None
-        (head,) = conn.execute(
-            "SELECT hash FROM events WHERE campaign = %s AND version = %s", (campaign, row[1])
-        ).fetchone()
-        (request,) = conn.execute(
-            "SELECT (meta::json) ->> 'request' FROM events WHERE campaign = %s AND version = %s",
-            (campaign, row[0]),
-        ).fetchone()
-        return AppendResult(campaign, row[0], row[1], head, replayed=True, request=request)
-
-    # -- reading ---------------------------------------------------------------------------
-
-    def head(self, campaign: str) -> tuple[int, str]:
-        """The campaign's version and head hash; (0, genesis) when it has no events."""
-        with self._connection() as conn:
-            return self._head(conn, campaign)
-
-    def ends(self, campaign: str) -> tuple[int, str, str | None]:
-        """The campaign's version, head hash and first event's hash, in one query."""
-        row = self.one(
-            "SELECT version, hash, (SELECT hash FROM events WHERE campaign = ? AND version = 1) "
-            "FROM events WHERE campaign = ? ORDER BY version DESC LIMIT 1",
-            (campaign, campaign),
-        )
-        return row if row else (0, GENESIS, None)
-
-    def read(self, campaign: str, after: int = 0, upto: int | None = None) -> Iterator[Event]:
-        """The campaign's events with after < version <= upto, in order."""
-        rows = self.query(
-            f"SELECT {_COLUMNS} FROM events WHERE campaign = ? AND version > ? "
-            "AND version <= ? ORDER BY version",
-            (campaign, after, upto if upto is not None else 2**31 - 1),
-        )
-        yield from decoded(rows)
-
-    def read_all(self, after_position: int = 0) -> Iterator[Event]:
-        """Every campaign's events in global order, from after `after_position`."""
-        rows = self.query(
-            f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position",
-            (after_position,),
-        )
-        yield from decoded(rows)
-
-    def event(self, campaign: str, version: int) -> Event | None:
-        row = self.one(
-            f"SELECT {_COLUMNS} FROM events WHERE campaign = ? AND version = ?",
-            (campaign, version),
-        )
-        if row is None:
-            return None
-        return Event(row[0], row[1], row[2], row[3], decode(row[4]), row[5], row[6], row[7])
-
-    def voids(self, campaign: str, upto: int | None = None) -> dict[int, int]:
-        """Voided versions of a campaign, as of `upto`: voided version -> version of the void."""
-        rows = self.query(
-            "SELECT version, data FROM events WHERE campaign = ? AND type = 'EventVoided' "
-            "AND version <= ?",
-            (campaign, upto if upto is not None else 2**31 - 1),
-        )
-        return {json.loads(data)["version"]: version for version, data in rows}
-
-    def campaigns(self) -> list[CampaignRow]:
-        """One row per campaign: its system and name (from its first event), version, head."""
-        return self._campaign_rows("", ())
-
-    def campaign(self, campaign: str) -> CampaignRow | None:
-        rows = self._campaign_rows("AND f.campaign = ?", (campaign,))
-        return rows[0] if rows else None
-
-    def campaign_page(
-        self, among: str, args: tuple, *, search: str = "", limit: int = 50, offset: int = 0
-    ) -> tuple[list[CampaignRow], int]:
-        """A page of the campaigns the query `among` gives (see the SQLite store)."""
-        where, params = f"f.version = 1 AND f.campaign IN ({among})", list(args)
-        if search:
-            escaped = search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            # ILIKE: SQLite's LIKE ignores the case of ASCII letters too.
-            where += (
-                " AND (((f.data::json) ->> 'name') ILIKE ? ESCAPE '\\'"
-                " OR f.campaign ILIKE ? ESCAPE '\\')"
-            )
-            params += [f"%{escaped}%"] * 2
-        (total,) = self.one(f"SELECT count(*) FROM events f WHERE {where}", params)
-        rows = self.query(
-            f"""
-            SELECT f.campaign, (f.data::json) ->> 'system', (f.data::json) ->> 'name',
-                   f.recorded_at, h.version, h.hash
-            FROM events f JOIN events h ON h.campaign = f.campaign AND h.version = (
-                SELECT max(version) FROM events WHERE campaign = f.campaign)
-            WHERE {where} ORDER BY f.position LIMIT ? OFFSET ?
-            """,
-            [*params, limit, offset],
-        )
-        return [
-            CampaignRow(campaign, system or "?", name or campaign, version, head, started)
-            for campaign, system, name, started, version, head in rows
-        ], total
-
-    def _campaign_rows(self, where: str, args: tuple) -> list[CampaignRow]:
-        rows = self.query(
-            f"""
-            SELECT f.campaign, (f.data::json) ->> 'system', (f.data::json) ->> 'name',
-                   f.recorded_at, h.version, h.hash
-            FROM events f
-            JOIN (SELECT campaign, max(version) AS version FROM events GROUP BY campaign) m
-                ON m.campaign = f.campaign
-            JOIN events h ON h.campaign = m.campaign AND h.version = m.version
-            WHERE f.version = 1 {where}
-            ORDER BY f.position
-            """,
-            args,
-        )
-        return [
-            CampaignRow(campaign, system or "?", name or campaign, version, head, started)
-            for campaign, system, name, started, version, head in rows
-        ]
-
-    def count(self) -> int:
-        return int(self.one("SELECT count(*) FROM events")[0])
-
-    def verify(self, campaign: str) -> Broken | None:
-        """Recompute a campaign's hash chain; the first event that does not match, or None."""
-        rows = self.query(
-            "SELECT version, type, data, meta, recorded_at, hash FROM events "
-            "WHERE campaign = ? ORDER BY version",
-            (campaign,),
-        )
-        return check_chain(campaign, rows)
 
     # -- snapshots: a cache, never the truth -------------------------------------------------
 
@@ -431,17 +266,7 @@ class PostgresStore(Store):
         if self.readonly:
             return
         with self.transaction() as tx:
-            rows = []
-            for version, text in states:
-                found = tx.execute(
-                    "SELECT hash FROM events WHERE campaign = ? AND version = ?",
-                    (campaign, version),
-                ).fetchone()
-                if found is not None:
-                    head = found[0]
-                    rows.append(
-                        (campaign, fingerprint, version, text, head, snapshot_digest(head, text))
-                    )
+            rows = self._bound(campaign, fingerprint, states)
             with tx.conn.cursor() as cursor:
                 cursor.executemany(
                     "INSERT INTO snapshots (campaign, fingerprint, version, state, head, digest) "
@@ -450,48 +275,6 @@ class PostgresStore(Store):
                     "digest = excluded.digest",
                     rows,
                 )
-
-    def latest_snapshot(self, campaign: str, fingerprint: str, upto: int) -> tuple[int, str] | None:
-        """The latest snapshot at or before `upto` bound to the log as it is."""
-        rows = self.query(
-            "SELECT s.version, s.state, s.digest, s.head FROM snapshots s "
-            "JOIN events e ON e.campaign = s.campaign AND e.version = s.version "
-            "AND e.hash = s.head "
-            "WHERE s.campaign = ? AND s.fingerprint = ? AND s.version <= ? "
-            "ORDER BY s.version DESC LIMIT 3",
-            (campaign, fingerprint, upto),
-        )
-        for version, text, digest, head in rows:
-            if digest == snapshot_digest(head, text):
-                return version, text
-        return None
-
-    def snapshots(self, campaign: str) -> Iterator[tuple[str, int, str]]:
-        """Every snapshot of a campaign: (fingerprint, version, state_json)."""
-        yield from self.query(
-            "SELECT fingerprint, version, state FROM snapshots WHERE campaign = ? "
-            "ORDER BY fingerprint, version",
-            (campaign,),
-        )
-
-    def drop_snapshot(self, campaign: str, fingerprint: str, version: int) -> None:
-        if self.readonly:
-            return
-        with self.transaction() as tx:
-            tx.execute(
-                "DELETE FROM snapshots WHERE campaign = ? AND fingerprint = ? AND version = ?",
-                (campaign, fingerprint, version),
-            )
-
-    def drop_snapshots(self, campaign: str | None = None, from_version: int = 0) -> int:
-        """Forget cached states (of one campaign from a version on, or all of them)."""
-        with self.transaction() as tx:
-            if campaign is None:
-                return tx.execute("DELETE FROM snapshots").rowcount
-            return tx.execute(
-                "DELETE FROM snapshots WHERE campaign = ? AND version >= ?",
-                (campaign, from_version),
-            ).rowcount
 
     # -- live updates ------------------------------------------------------------------------
 
