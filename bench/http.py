@@ -56,6 +56,35 @@ class Client:
         answer = self.conn.getresponse()
         return answer.status, json.loads(answer.read() or b"null")
 
+    def append_own(self, number: int, versions: dict) -> None:
+        """One warband founded in the client's own campaign, at the version it last saw."""
+        status, answer = self.call(
+            "POST",
+            f"/api/campaigns/own-{number}/events",
+            {"events": [_founded(number, versions[number])], "expected_version": versions[number]},
+        )
+        assert status == 201, (status, answer)
+        versions[number] = answer["last_version"]
+
+
+def serve(db: Path, port: int, log, *options: str) -> subprocess.Popen:
+    """gunicorn as `serve` starts it, around the app and the bench's bare endpoint, once it
+    answers on `port`."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "bench.serve", "--db", str(db), "--port", str(port), *options],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server
+        except OSError:
+            time.sleep(0.05)
+    server.kill()
+    raise RuntimeError("the bench server did not start")
+
 
 def _founded(number: int, n: int) -> dict:
     wid = f"w{number}-{n}"
@@ -94,44 +123,14 @@ def run(work_dir: Path, per_client: int = 100) -> tuple[Figure, dict]:
     token = _seed(db)
     port = _port()
     log = open(work_dir / "server.log", "wb")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "bench.serve",
-            "--db",
-            str(db),
-            "--port",
-            str(port),
-            "--workers",
-            "2",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    server = serve(db, port, log, "--workers", "2")
     try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         versions = {n: 1 for n in range(CLIENTS)}
 
         def append_own(number, count):
             client = Client(port, token)
             for _n in range(count):
-                status, answer = client.call(
-                    "POST",
-                    f"/api/campaigns/own-{number}/events",
-                    {
-                        "events": [_founded(number, versions[number])],
-                        "expected_version": versions[number],
-                    },
-                )
-                assert status == 201, (status, answer)
-                versions[number] = answer["last_version"]
+                client.append_own(number, versions)
 
         def noop(number, count):
             client = Client(port, token)

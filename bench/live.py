@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 from bench.figures import ROOT, Figure, _fresh
-from bench.http import CLIENTS, Client, _founded, _port
+from bench.http import CLIENTS, Client, _port, serve
 from tracker import config
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
@@ -111,16 +109,7 @@ def _side(port: int, token: str, streams: int, refetch: bool = False) -> dict:
     def record(number):
         client = Client(port, token)
         while not stop.is_set():
-            status, answer = client.call(
-                "POST",
-                f"/api/campaigns/own-{number}/events",
-                {
-                    "events": [_founded(number, versions[number])],
-                    "expected_version": versions[number],
-                },
-            )
-            assert status == 201, (status, answer)
-            versions[number] = answer["last_version"]
+            client.append_own(number, versions)
             appended[number] += 1
 
     recorders = [threading.Thread(target=record, args=(n,), daemon=True) for n in range(CLIENTS)]
@@ -155,22 +144,6 @@ def _version(port: int, token: str, number: int) -> int:
     return campaign["version"]
 
 
-def _serve(db: Path, port: int, log) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "bench.serve", "--db", str(db), "--port", str(port)],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("the bench server did not start")
-
-
 def run(work_dir: Path, rounds: int = 5) -> tuple[Figure, dict]:
     """Rounds of (no streams, 50 streams), the side going first taking turns; the round whose
     ratio is the median. Also one side where every stream fetches its page on each version."""
@@ -178,7 +151,7 @@ def run(work_dir: Path, rounds: int = 5) -> tuple[Figure, dict]:
     token = _seed(db)
     port = _port()
     log = open(work_dir / "live-server.log", "wb")
-    server = _serve(db, port, log)
+    server = serve(db, port, log)
     try:
         _side(port, token, 0)  # warm: the sample folded, the connections made
         pairs = []
