@@ -19,6 +19,10 @@ def name_field(**kwargs):
     return fields.Str(required=True, validate=NAME, **kwargs)
 
 
+# A fighter's points, as added and as corrected.
+FIGHTER_POINTS = validate.Range(min=0, max=1000)
+
+
 class Settings(EventSchema):
     pack = fields.Str(load_default="sample")
     quest = fields.Str(required=True)
@@ -45,7 +49,7 @@ class FighterAdded(EventSchema):
     )
     leader = fields.Bool(load_default=False)
     points = fields.Integer(
-        strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000)
+        strict=True, load_default=None, allow_none=True, validate=FIGHTER_POINTS
     )
     faction = fields.Str(load_default=None, allow_none=True)
 
@@ -167,12 +171,28 @@ class QuestBegun(EventSchema):
     quest = id_field()
 
 
+class FighterCorrected(EventSchema):
+    """A slip put right: a fighter's name or points as they should have been entered."""
+
+    warband = id_field(metadata={"label": "warband"})
+    fighter = id_field(metadata={"label": "fighter"})
+    name = fields.Str(load_default=None, allow_none=True, validate=NAME, metadata={"label": "name"})
+    points = fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        validate=FIGHTER_POINTS,
+        metadata={"label": "points"},
+    )
+
+
 EVENTS = {
     cls.__name__: cls
     for cls in (
         WarbandFounded,
         FighterAdded,
         FighterRemoved,
+        FighterCorrected,
         ReinforcementsBought,
         BattleFought,
         TerritoryConquered,
@@ -190,24 +210,6 @@ EVENTS = {
         QuestBegun,
     )
 }
-
-
-class FighterCorrected(EventSchema):
-    """A slip put right: a fighter's name or points as they should have been entered."""
-
-    warband = id_field(metadata={"label": "warband"})
-    fighter = id_field(metadata={"label": "fighter"})
-    name = fields.Str(load_default=None, allow_none=True, validate=NAME, metadata={"label": "name"})
-    points = fields.Integer(
-        strict=True,
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(min=0, max=1000),
-        metadata={"label": "points"},
-    )
-
-
-EVENTS["FighterCorrected"] = FighterCorrected
 
 
 def discarded_named(data: dict) -> dict:
