@@ -149,7 +149,8 @@ class GameSystem:
         """
         try:
             loaded = self.load(event_type, data)
-            self.apply(copy.deepcopy(state), Event(None, "", 0, event_type, loaded, {}, None, None))
+            trial = copy.deepcopy(state, _shared_content(state))
+            self.apply(trial, Event(None, "", 0, event_type, loaded, {}, None, None))
         except (RuleViolation, InvalidEvent) as refused:
             return str(refused)
         return None
@@ -246,6 +247,13 @@ class GameSystem:
             digest.update(path.relative_to(self.package_dir).as_posix().encode())
             digest.update(path.read_bytes())
         return digest.hexdigest()[:16]
+
+
+def _shared_content(state) -> dict:
+    """A deepcopy's memo that leaves the campaign's content shared: the rules never change
+    it (docs/systems.md), and it is most of a state's size."""
+    content = state.get("content") if isinstance(state, dict) else None
+    return {id(content): content} if content is not None else {}
 
 
 def _plain(what: str, messages) -> str:
