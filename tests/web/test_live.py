@@ -238,3 +238,14 @@ def test_a_member_removed_while_watching_hears_no_more_versions(quick, app, two,
     assert reader.next_event()["event"] == "bye"
     assert "event: version" not in "".join(reader.seen)
     reader.close()
+
+
+def test_a_live_refresh_leaves_the_flash_to_the_page_it_was_meant_for(client, app):
+    """A live refresh fetched while a player's own form is being answered must not take the
+    "Recorded: ..." message that the player's next page shows."""
+    with client.session_transaction() as session:
+        session["_flashes"] = [("message", "Recorded: a fighter joined")]
+    refresh = client.get("/", headers={"HX-Request": "true"})
+    assert "Recorded: a fighter joined" not in refresh.get_data(as_text=True)
+    page = client.get("/")
+    assert "Recorded: a fighter joined" in page.get_data(as_text=True)
