@@ -209,6 +209,33 @@ def test_without_javascript_the_pages_work_by_reloading(table, browser):
     context.close()
 
 
+def test_a_refresh_that_shows_less_than_the_stream_told_is_fetched_again(table):
+    """A version told while a refresh is being swapped in, or a refresh answered just before
+    the latest entry, leaves the part shown older than what the stream told: the page asks
+    once more. Here the first refresh is answered with the page as it stood before."""
+    board = open_live(table.pavel, f"{table.base}/")
+    stale = table.pavel.request.get(f"{table.base}/").text()
+    answered = []
+
+    def answer(route):
+        if route.request.headers.get("hx-request") and not answered:
+            answered.append(route.request.url)
+            route.fulfill(status=200, content_type="text/html; charset=utf-8", body=stale)
+        else:
+            route.continue_()
+
+    board.route(re.compile(r"/c/live-table-\d+/(\?.*)?$"), answer)
+    pia = table.pia.new_page()
+    pia.goto(f"{table.base}/warband?warband=crowmarch")
+    fill_fighter(pia, "Stale Heron", 100)
+    add_button(pia).click()
+    expect(pia.locator(".flashes")).to_contain_text("Stale Heron")
+    expect(board.locator("main")).to_contain_text("Stale Heron", timeout=2000)
+    assert len(answered) == 1 and board.evaluate(KEPT)
+    board.close()
+    pia.close()
+
+
 HIDE = """(hidden) => {
     Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
     document.dispatchEvent(new Event("visibilitychange"));

@@ -83,8 +83,23 @@ root.querySelectorAll("button[data-copy]").forEach(function (button) {
   var pending = false;
   var toggled = null; // the <details> the player opened or closed, kept across a refresh
 
+  // The newest version the stream told of. A version told while a refresh was being swapped
+  // in finds no element listening (htmx binds the new part's trigger a moment after the
+  // swap), and a refresh may have been answered just before the latest entry: whenever the
+  // part shown is older than what was told, the page asks once more.
+  var told = 0, chased = 0;
+
+  function catchUp(live) {
+    var shown = parseInt(live.dataset.version, 10) || 0;
+    if (told > shown && chased !== told) {
+      chased = told;
+      htmx.trigger(live, "sse:version");
+    }
+  }
+
   htmx.onLoad(function (root) {
     enhance(root);
+    if (root.id === "live") catchUp(root);
     if (root.id !== "live" || !toggled) return;
     var details = root.querySelectorAll("details");
     if (details.length === toggled.count) {
@@ -161,7 +176,14 @@ root.querySelectorAll("button[data-copy]").forEach(function (button) {
   // server, and tabs left open behind must not take them all. Shown again, it opens a new
   // stream from the version it shows, which tells at once of anything it missed.
   var source = null, opened = 0;
-  document.addEventListener("htmx:sseOpen", function (event) { source = event.detail.source; });
+  document.addEventListener("htmx:sseOpen", function (event) {
+    source = event.detail.source;
+    if (source.heardByPage) return; // opened again after a break: it is heard already
+    source.heardByPage = true;
+    source.addEventListener("version", function (message) {
+      told = Math.max(told, parseInt(message.data, 10) || 0);
+    });
+  });
   document.addEventListener("visibilitychange", function () {
     var body = document.body, live = document.getElementById("live");
     if (document.hidden) {
