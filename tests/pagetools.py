@@ -34,3 +34,79 @@ def start_form(client, system, name, players, **settings):
 def post_form(client, url, svc, type_, campaign="c", **fields):
     """Send a page's form for an event of `type_`, at the campaign's version as it is now."""
     return client.post(url, data=form(type_, version(svc, campaign), **fields))
+
+
+def member(app, campaign, name, side=None, role="player"):
+    """A client logged in as a new account `name`, a member of `campaign` holding `side`."""
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    store = Store(app.config["DATABASE"])
+    accounts = Accounts(store)
+    accounts.add_member(campaign, accounts.sign_up(name, "a long password!"), role, side)
+    store.close()
+    client = app.test_client()
+    assert (
+        client.post("/login", data={"name": name, "password": "a long password!"}).status_code
+        == 302
+    )
+    return client
+
+
+def event_forms(response) -> list[dict]:
+    """Every form of the page that posts an event: its fields as a browser would send them
+    untouched (hidden and text boxes by value, a select by its selected or first option,
+    checkboxes and radios ticked by default), a list for a name given more than once."""
+    body = response.get_data(as_text=True) if hasattr(response, "get_data") else response
+    forms = []
+    for attrs, inner in re.findall(r"<form\b([^>]*)>(.*?)</form>", body, re.S):
+        if 'method="post"' not in attrs or 'name="type"' not in inner:
+            continue
+        fields: dict = {}
+
+        def add(name, value, fields=fields):
+            fields.setdefault(name, []).append(html.unescape(value))
+
+        for tag in re.findall(r"<input\b[^>]*>", inner):
+            name = re.search(r'name="([^"]*)"', tag)
+            if not name:
+                continue
+            kind = re.search(r'type="([^"]*)"', tag)
+            kind = kind.group(1) if kind else "text"
+            value = re.search(r'value="([^"]*)"', tag)
+            value = value.group(1) if value else ("on" if kind in ("checkbox", "radio") else "")
+            if kind in ("checkbox", "radio") and not re.search(r"\schecked\b", tag):
+                continue
+            add(name.group(1), value)
+        for name, options in re.findall(
+            r'<select\b[^>]*name="([^"]*)"[^>]*>(.*?)</select>', inner, re.S
+        ):
+            found = re.findall(r'<option value="([^"]*)"([^>]*)>', options)
+            chosen = [v for v, rest in found if re.search(r"\sselected\b", rest)] or [
+                v for v, _ in found[:1]
+            ]
+            for value in chosen[:1]:
+                add(name, value)
+        for name, value in re.findall(
+            r'<textarea\b[^>]*name="([^"]*)"[^>]*>(.*?)</textarea>', inner, re.S
+        ):
+            add(name, value)
+        buttons = [
+            (m.group(1), m.group(2))
+            for tag in re.findall(r"<button\b[^>]*>", inner)
+            if (m := re.search(r'name="([^"]*)"[^>]*value="([^"]*)"', tag))
+            and not re.search(r"\sdisabled\b", tag)
+        ]
+        if buttons:
+            add(*buttons[0])  # the first of a form's named buttons that may be pressed
+        forms.append({k: v if len(v) > 1 else v[0] for k, v in fields.items()})
+    return forms
+
+
+def posts(response) -> set[tuple[str, str]]:
+    """(event type, player/side named) of every form of the page that posts an event."""
+    out = set()
+    for fields in event_forms(response):
+        side = fields.get("player") or fields.get("piece") or ""
+        out.add((fields["type"], side if isinstance(side, str) else side[0]))
+    return out

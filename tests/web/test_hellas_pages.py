@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from pagetools import form, start_form, text, version
+from pagetools import form, member, posts, start_form, text, version
 
 from tracker import config
 
@@ -708,3 +708,36 @@ def test_an_organiser_who_takes_a_seat_sees_only_that_seats_hand(client, svc):
         assert "Shield Rush" not in body and "Feint" not in body, path
     assert "2 cards, hidden" in text(client.get("/c/h/audit"))
     assert client.get("/api/campaigns/h/export").status_code in (401, 403)
+
+
+# -- each player sees the forms of its own side -----------------------------------------------
+
+
+def test_a_player_sees_the_forms_of_its_own_turn_and_the_others_see_whose_move_it_is(
+    app, client, svc, game
+):
+    ann = member(app, "h", "annika", "ann")
+    bo = member(app, "h", "bodil", "bo")
+    mine = posts(ann.get("/c/h/play"))
+    assert ("HoplitesMoved", "ann") in mine and ("HeroMoved", "ann") in mine
+    theirs = bo.get("/c/h/play")
+    assert not [side for _, side in posts(theirs) if side == "ann"]
+    assert "It is Ann's move : Ann's player records it here." in text(theirs)
+    assert posts(client.get("/c/h/play")) >= mine  # the organiser keeps every form
+    assert client.post("/c/h/members", data={"action": "seat", "side": "bo"}).status_code == 302
+    assert not [side for _, side in posts(client.get("/c/h/play")) if side == "ann"]
+
+
+def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, game):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    Accounts(Store(app.config["DATABASE"])).set_public("h", True)
+    assert posts(anon.get("/c/h/play")) == set()
+    assert "It is Ann's move" in text(anon.get("/c/h/play"))
+
+
+def test_a_player_sending_the_other_sides_form_all_the_same_is_refused(app, svc, game):
+    bo = member(app, "h", "bodil", "bo")
+    page = post(bo, svc, "play", "PriestsSent", player="ann", monument="zeus", count="1")
+    assert page.status_code == 403 and "only for its own side" in text(page)

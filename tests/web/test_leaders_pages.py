@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from pagetools import form, post_form, text, version
+from pagetools import form, member, post_form, posts, text, version
 
 from tracker import config
 
@@ -568,3 +568,41 @@ def test_names_typed_by_users_are_escaped_on_every_leaders_page(client, svc):
         html = client.get(f"/c/x/{path}").get_data(as_text=True)
         assert evil not in html, path
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, path
+
+
+# -- each player sees the forms of its own side -----------------------------------------------
+
+
+def test_each_player_chooses_only_its_own_leader_and_the_organiser_both(app, client, svc, duel):
+    svc.append("c", [{"type": "MatchStarted", "data": {"match": "m1"}}], version(svc, "c"))
+    alice, bob = member(app, "c", "alicia", "alice"), member(app, "c", "bobby", "bob")
+    assert ("LeaderChosen", "alice") in posts(alice.get("/c/c/match"))
+    assert ("LeaderChosen", "bob") not in posts(alice.get("/c/c/match"))
+    assert ("LeaderChosen", "bob") in posts(bob.get("/c/c/match"))
+    both = {("LeaderChosen", "alice"), ("LeaderChosen", "bob")}
+    assert both <= posts(client.get("/c/c/match"))
+
+
+def test_only_the_active_player_is_shown_its_actions_and_the_other_whose_move_it_is(
+    app, client, anon, svc, duel
+):
+    start_match(svc)
+    alice, bob = member(app, "c", "alicia", "alice"), member(app, "c", "bobby", "bob")
+    assert ("ActionPhaseEnded", "alice") in posts(alice.get("/c/c/match"))
+    page = bob.get("/c/c/match")
+    assert posts(page) == set() and "It is Alice's move : Alice acts." in text(page)
+    assert ("ActionPhaseEnded", "alice") in posts(client.get("/c/c/match"))
+    assert client.post("/c/c/members", data={"action": "seat", "side": "bob"}).status_code == 302
+    assert posts(client.get("/c/c/match")) == set()  # an organiser in Bob's seat plays Bob
+    refused = post_form(bob, "/c/c/match", svc, "ActionPhaseEnded", player="alice")
+    assert refused.status_code == 403
+
+
+def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, duel):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    Accounts(Store(app.config["DATABASE"])).set_public("c", True)
+    assert posts(anon.get("/c/c/")) == set()  # no new match either
+    start_match(svc)
+    assert posts(anon.get("/c/c/match")) == set()

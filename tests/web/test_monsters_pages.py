@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from pagetools import form, start_form, text, version
+from pagetools import form, member, posts, start_form, text, version
 
 from tracker import config
 from tracker.systems.monsters import system
@@ -743,3 +743,39 @@ def test_a_player_name_typed_with_markup_is_shown_as_text(client, svc):
         html = client.get(f"/c/x/{path}").get_data(as_text=True)
         assert "<script>alert(1)</script>" not in html, path
     assert "&lt;script&gt;alert(1)&lt;/script&gt;Eve" in client.get("/c/x/").get_data(as_text=True)
+
+
+# -- each player sees the forms of its own side -----------------------------------------------
+
+
+def test_each_player_places_only_its_own_figures_and_the_organiser_all(app, client, svc, placing):
+    alice, bob = member(app, "m", "alicia", "alice"), member(app, "m", "bobby", "bob")
+    pieces = svc.state("m").state["battle"]["pieces"]
+    side_of = {pid: p["side"] for pid, p in pieces.items()}
+    hers = posts(alice.get("/c/m/battle"))
+    his = posts(bob.get("/c/m/battle"))
+    assert hers and {side_of[pid] for _, pid in hers} == {"alice"}
+    assert his and {side_of[pid] for _, pid in his} == {"bob"}
+    assert hers | his <= posts(client.get("/c/m/battle"))
+    assert "Alice's player places its" in text(bob.get("/c/m/battle"))
+
+
+def test_the_side_not_to_move_is_told_whose_move_it_is_and_may_concede_only_for_itself(
+    app, client, svc, fighting
+):
+    bob = member(app, "m", "bobby", "bob")
+    page = bob.get("/c/m/battle")
+    assert "It is Alice's move ." in text(page)
+    assert posts(page) == {("BattleEnded", "")}  # its concession, and nothing of Alice's
+    concede = re.search(r'name="winner"[^>]*>(.*?)</select>', page.get_data(as_text=True), re.S)
+    assert re.findall(r'<option value="([^"]*)"', concede.group(1)) == ["alice"]
+    assert "Bob concedes" in concede.group(1) and "Alice concedes" not in concede.group(1)
+    assert "FigureMoved" in {t for t, _ in posts(client.get("/c/m/battle?piece=alice-bear"))}
+
+
+def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, placing):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    Accounts(Store(app.config["DATABASE"])).set_public("m", True)
+    assert posts(anon.get("/c/m/battle")) == set()
