@@ -63,6 +63,11 @@ def event_forms(response) -> list[dict]:
         if 'method="post"' not in attrs or 'name="type"' not in inner:
             continue
         fields: dict = {}
+        blank = [
+            tag
+            for tag in re.findall(r"<(?:input|textarea)\b[^>]*>", inner)
+            if re.search(r"\srequired\b", tag) and not re.search(r'value="[^"]+"', tag)
+        ]
 
         def add(name, value, fields=fields):
             fields.setdefault(name, []).append(html.unescape(value))
@@ -97,9 +102,15 @@ def event_forms(response) -> list[dict]:
             if (m := re.search(r'name="([^"]*)"[^>]*value="([^"]*)"', tag))
             and not re.search(r"\sdisabled\b", tag)
         ]
-        if buttons:
+        if ("dice-mode", "server") in buttons:
+            add("dice-mode", "server")  # "Roll for me": the dice left blank
+        elif buttons:
             add(*buttons[0])  # the first of a form's named buttons that may be pressed
-        forms.append({k: v if len(v) > 1 else v[0] for k, v in fields.items()})
+        pressable = [t for t in re.findall(r"<button\b[^>]*>", inner) if " disabled" not in t]
+        blank = blank or not pressable  # a form whose buttons are all off is not sent
+        found = {k: v if len(v) > 1 else v[0] for k, v in fields.items()}
+        action = re.search(r'action="([^"]*)"', attrs)
+        forms.append({**found, "_action": action and action.group(1), "_blank": bool(blank)})
     return forms
 
 
@@ -110,3 +121,30 @@ def posts(response) -> set[tuple[str, str]]:
         side = fields.get("player") or fields.get("piece") or ""
         out.add((fields["type"], side if isinstance(side, str) else side[0]))
     return out
+
+
+def defaults_refused(client, svc, campaign, url) -> list[str]:
+    """Each form of the page `url` that posts an event, sent as it stands (its defaults) at
+    the campaign's latest version, the entry voided again after each: the forms the rules
+    refused, with why. A form that a browser would not send untouched (a required box left
+    blank, such as a reason to give) is not sent."""
+    refused = []
+    for fields in event_forms(client.get(url)):
+        if fields.pop("_action") or fields.pop("_blank"):
+            continue
+        before = svc.store.version(campaign)
+        fields["expected_version"] = str(before)
+        page = client.post(url, data=fields)
+        if page.status_code != 302:
+            words = re.findall(
+                r'class="(?:error|field-error)"[^>]*>([^<]*)<', page.get_data(as_text=True)
+            )
+            refused.append(f"{fields.get('form_id')}: {page.status_code} {' '.join(words)}")
+            continue
+        for v in range(svc.store.version(campaign), before, -1):
+            svc.append(
+                campaign,
+                [{"type": "EventVoided", "data": {"version": v, "reason": "a test's try"}}],
+                svc.store.version(campaign),
+            )
+    return refused

@@ -4,7 +4,7 @@ table and its forms (error paths included), a finished game's factions, the repl
 import re
 
 import pytest
-from pagetools import form, member, post_form, posts, start_form, text, version
+from pagetools import defaults_refused, form, member, post_form, posts, start_form, text, version
 
 from tracker import config
 
@@ -729,3 +729,14 @@ def test_a_deal_is_offered_to_the_players_and_not_to_a_reader_who_is_no_member(
     assert "A player of the campaign deals game 1 here." in text(anon.get("/c/c/"))
     ben = member(app, "c", "benno", "ben")
     assert {t for t, _ in posts(ben.get("/c/c/"))} == {"GameDealt"}
+
+
+# -- defaults are legal choices ----------------------------------------------------------------
+
+
+def test_every_form_left_at_its_defaults_is_accepted_from_the_deal_to_a_play(client, svc, started):
+    assert defaults_refused(client, svc, "c", "/c/c/") == []  # the deal
+    svc.append("c", [{"type": "GameDealt", "data": {"game": 1, "leader": "ana"}}], version(svc))
+    assert defaults_refused(client, svc, "c", "/c/c/table?player=ana") == []  # the turn-up
+    svc.append("c", [{"type": "CardTurnedUp", "data": {"game": 1}}], version(svc))
+    assert defaults_refused(client, svc, "c", "/c/c/table?player=ana") == []  # a card led

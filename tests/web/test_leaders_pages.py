@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from pagetools import form, member, post_form, posts, text, version
+from pagetools import defaults_refused, form, member, post_form, posts, text, version
 
 from tracker import config
 
@@ -606,3 +606,15 @@ def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, duel):
     assert posts(anon.get("/c/c/")) == set()  # no new match either
     start_match(svc)
     assert posts(anon.get("/c/c/match")) == set()
+
+
+# -- defaults are legal choices ----------------------------------------------------------------
+
+
+def test_every_form_left_at_its_defaults_is_accepted_at_each_stage_of_a_match(client, svc, duel):
+    assert defaults_refused(client, svc, "c", "/c/c/") == []  # a new match
+    svc.append("c", [{"type": "MatchStarted", "data": {"match": "m9"}}], version(svc, "c"))
+    assert defaults_refused(client, svc, "c", "/c/c/match") == []  # the Leaders
+    for sample in (STANDARD, EXPERT):
+        cid = imported(svc, sample, upto=12)
+        assert defaults_refused(client, svc, cid, f"/c/{cid}/match") == [], cid

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from pagetools import form, member, posts, start_form, text, version
+from pagetools import defaults_refused, event_forms, form, member, posts, start_form, text, version
 
 from tracker import config
 from tracker.systems.monsters import system
@@ -779,3 +779,36 @@ def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, placing):
 
     Accounts(Store(app.config["DATABASE"])).set_public("m", True)
     assert posts(anon.get("/c/m/battle")) == set()
+
+
+# -- defaults are legal choices ----------------------------------------------------------------
+
+
+def test_every_form_left_at_its_defaults_is_accepted_at_each_stage_of_a_battle(client, svc, fresh):
+    assert defaults_refused(client, svc, "m", "/c/m/battle") == []  # begin a battle
+    svc.append(
+        "m",
+        [{"type": "BattleBegun", "data": {"battle": "b1", "map": "twin-peaks", "first": "alice"}}],
+        version(svc, "m"),
+    )
+    assert defaults_refused(client, svc, "m", "/c/m/battle") == []  # choose the figures
+
+
+def test_the_figures_left_at_their_defaults_field_a_king_the_rules_accept(client, svc, fresh):
+    svc.append(
+        "m",
+        [{"type": "BattleBegun", "data": {"battle": "b1", "map": "twin-peaks", "first": "alice"}}],
+        version(svc, "m"),
+    )
+    chosen = next(f for f in event_forms(client.get("/c/m/battle")) if f["type"] == "FiguresChosen")
+    king = svc.state("m").state["figures"][chosen["king"]]
+    assert chosen["king"] in chosen["figures"] and king["movement"] != "flier"
+
+
+def test_the_placing_and_fighting_forms_left_at_their_defaults_are_accepted(client, svc, placing):
+    assert defaults_refused(client, svc, "m", "/c/m/battle") == []
+
+
+def test_the_fighting_forms_left_at_their_defaults_are_accepted(client, svc, fighting):
+    assert defaults_refused(client, svc, "m", "/c/m/battle") == []
+    assert defaults_refused(client, svc, "m", "/c/m/battle?piece=alice-bear") == []

@@ -7,6 +7,7 @@ turns into event data through the event's own schema (tracker.web.forms) and app
 
 from __future__ import annotations
 
+import itertools
 import re
 import secrets
 from collections import Counter, defaultdict, deque
@@ -65,6 +66,8 @@ def init_app(app):
     app.jinja_env.globals["static_text"] = static_text
     app.jinja_env.globals["kept_fields"] = entries.kept_fields
     app.jinja_env.globals["legal"] = entries.legal
+    # The ways to pick `n` of a hand (the candidates a form asks `legal` about).
+    app.jinja_env.globals["combinations"] = itertools.combinations
 
     @app.template_filter("join_messages")
     def join_messages(messages) -> str:
