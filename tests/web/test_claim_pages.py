@@ -119,7 +119,7 @@ def test_a_start_form_with_a_bad_player_id_shows_the_error_beside_the_players(cl
     page = start_form(client, "claim", "Bad", [("Not An Id", "X"), ("y", "Y")])
     assert page.status_code == 422
     assert re.search(
-        r'<span class="field-error">[^<]*a player id is lower-case letters',
+        r'<span class="field-error"[^>]*>[^<]*a player id is lower-case letters',
         page.get_data(as_text=True),
     )
 

@@ -98,7 +98,7 @@ def test_a_bad_player_id_on_the_start_form_is_shown_beside_its_field(client, svc
     assert page.status_code == 422
     html = page.get_data(as_text=True)
     assert re.search(
-        r'name="settings-players-1-id"[^>]*></label>\s*<span class="field-error">'
+        r'name="settings-players-1-id"[^>]*></label>\s*<span class="field-error"[^>]*>'
         r"use lower-case letters, digits, dashes",
         html,
     )

@@ -48,7 +48,14 @@ from tracker.web.context import (
     reader_view,
     service,
 )
-from tracker.web.forms import Failure, field_labels, form_data, player_words, typed
+from tracker.web.forms import (
+    Failure,
+    field_labels,
+    form_data,
+    player_words,
+    start_failure,
+    typed,
+)
 
 bp = Blueprint("pages", __name__)
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
@@ -170,7 +177,7 @@ def start_campaign():
     system_name = form.get("system", "")
     name = form.get("name", "").strip()
     campaign = form.get("campaign", "").strip() or slug(name)
-    errors = {}
+    system, errors = None, {}
     try:
         system = systems.get(system_name)
         settings = form_data(system.settings_schema(), form, "settings-")
@@ -194,13 +201,13 @@ def start_campaign():
             accounts().add_member(campaign, user, "organiser")
         flash(f"The campaign {name!r} has begun: invite its players from its Members page.")
         return redirect(url_for("pages.dashboard", cid=campaign))
+    schema = system.settings_schema() if system is not None else None
     return render_template(
         "campaigns.html",
         lists=campaign_lists(),
         search=_search(),
         systems=systems.registry(),
-        start_errors=errors,
-        start_message=message,
+        failure=start_failure(f"start-{system_name}", schema, errors or {}, message, form),
         start_system=system_name,
         submitted=form,
     ), 422
