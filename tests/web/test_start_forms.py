@@ -96,3 +96,25 @@ def test_the_words_of_a_refused_start_are_not_shown_in_the_success_style(client,
     assert page.status_code == 422
     assert "the two players need different ids" in text(page)
     assert 'class="flashes' not in page.get_data(as_text=True)
+
+
+# -- playing on from a campaign -----------------------------------------------------------------
+
+
+def test_playing_on_from_no_event_number_says_so_beside_its_box_and_copies_nothing(
+    client, svc, two
+):
+    before = svc.campaigns()
+    page = client.post("/c/c/play-on", data={"upto": "ten", "name": "Ours", "campaign": "ours"})
+    assert page.status_code == 422
+    assert said(page, "Play on from an event number, such as 11, not 'ten'.") == ["field-error"]
+    html = page.get_data(as_text=True)
+    assert re.search(r'name="upto"[^>]*></label>\s*<span class="field-error"', html)
+    assert len(svc.campaigns()) == len(before) and not svc.store.exists("ours")
+
+
+def test_playing_on_under_a_short_id_taken_says_so_beside_that_box_once(client, svc, two):
+    page = client.post("/c/c/play-on", data={"upto": "1", "name": "Ours", "campaign": "c"})
+    assert page.status_code == 422
+    assert said(page, "there is already a campaign 'c': choose another short id") == ["field-error"]
+    assert svc.store.version("c") == 11

@@ -343,6 +343,7 @@ def typed(schema, form) -> str:
 _START_LABELS = {
     "name": "the campaign's name",
     "campaign": "the short id for links",
+    "upto": "the event to play on from",
     "system": "the game",
     "players": "the list of players",
     "pack": "the content pack",
@@ -379,7 +380,7 @@ def start_failure(form_id: str, schema, errors: dict, message: str = "", boxes=(
         if name == "_schema":  # the settings as a whole
             words["settings"], labels["settings"] = [_saying("", m) for m in _flat(messages)], ""
             continue
-        prefix = "" if name in ("name", "campaign", "system") else "settings-"
+        prefix = "" if name in ("name", "campaign", "system", "upto") else "settings-"
         label = _start_label(schema, name)
         if isinstance(messages, dict) and name == "players":
             for row, sub in messages.items():

@@ -389,12 +389,17 @@ def play_on(cid):
     chosen = {"upto": upto, "name": name, "campaign": campaign}
     if request.method == "GET":
         return render_template("play_on.html", page="play-on", chosen=chosen, **ctx)
+    errors: dict = {}
     try:
         if not upto.isdigit():
-            raise InvalidEvent(f"play on from an event number, not {upto!r}")
+            words = f"Play on from an event number, such as {ctx['view'].version}, not {upto!r}."
+            raise InvalidEvent(words, {"upto": [words]})
         service().branch(cid, int(upto), campaign, name, actor=actor(), visible=reader_view(cid))
     except Conflict:
         message = f"there is already a campaign {campaign!r}: choose another short id"
+        errors = {"campaign": [message]}
+    except InvalidEvent as error:
+        message, errors = error.message, error.errors or {}
     except TrackerError as error:
         message = error.message
     else:
@@ -403,8 +408,9 @@ def play_on(cid):
             f"{name!r} plays on from event {upto} of {ctx['view'].name!r}: it is yours to record."
         )
         return redirect(url_for("pages.dashboard", cid=campaign))
+    failure = start_failure("play-on", None, errors, message, form)
     return render_template(
-        "play_on.html", page="play-on", chosen=chosen, problem=message, **ctx
+        "play_on.html", page="play-on", chosen=chosen, failure=failure, **ctx
     ), 422
 
 
