@@ -171,14 +171,14 @@ def test_a_figure_line_the_form_cannot_read_is_refused_in_words_and_nothing_is_s
 def test_a_typed_figure_that_breaks_a_rule_of_figures_is_refused_with_the_rule(client, svc):
     page = start_with_own(client, "eel, Eel, swimmer, 3")
     assert page.status_code == 422
-    assert "Figures: eel: movement: Must be one of: walker, runner, flier." in text(page)
+    assert "Eel: movement must be one of: walker, runner, flier." in text(page)
     assert not svc.store.exists("own-league")
 
 
 def test_a_typed_figure_whose_id_is_not_lower_case_is_refused_naming_it(client, svc):
     page = start_with_own(client, "Big Troll, Troll, walker, 8")
     assert page.status_code == 422
-    assert "Figures: Big Troll: id: use lower-case letters, digits and dashes" in text(page)
+    assert "Big Troll: id: use lower-case letters, digits and dashes" in text(page)
     assert not svc.store.exists("own-league")
 
 

@@ -392,8 +392,19 @@ def start_failure(form_id: str, schema, errors: dict, message: str = "", boxes=(
             continue
         key = f"{prefix}{name}"
         labels[key] = label
-        words[key] = [_saying(label, m) for m in _flat(messages)]
+        words[key] = [_said_within(w) for w in _said(label, None, messages)]
     return Failure(form_id, words, "" if words else message, labels)
+
+
+def _said_within(message: str) -> str:
+    """A message a game's settings made of a part of a box (``eel: movement: Not a valid
+    string.``, a figure typed in) with marshmallow's words at its end said as a player would
+    (``Eel: movement must be text.``)."""
+    for pattern, _words in _SAYINGS:
+        match = re.fullmatch(rf"(.+?): ({pattern})", message)
+        if match:
+            return _saying(match.group(1), match.group(2))
+    return message
 
 
 def _start_label(schema, name: str) -> str:
