@@ -30,11 +30,21 @@ def sees_all(member) -> bool:
     return member is not None and member.role == "organiser" and member.side is None
 
 
-def records_for(member, side: str | None) -> bool:
-    """Whether a member may record events for `side` (the forms a page offers it)."""
+def records_for(member, side) -> bool:
+    """Whether a page offers a member the forms for `side`: one side, several (a form that
+    any of them may send), or None (a form of the whole campaign, for any member).
+
+    An organiser who plays no side (a referee) is offered every side's forms; an organiser
+    who took a seat, like any player, only its own seat's (the server still lets an
+    organiser record for any side, to mend a slip through the API or the audit log)."""
     if member is None:
         return False
-    return member.role == "organiser" or side is None or member.side == side
+    if member.role == "organiser" and member.side is None:
+        return True
+    if side is None:
+        return True
+    sides = {side} if isinstance(side, str) else set(side)
+    return member.side in sides
 
 
 def own_entry(member, system, state, event) -> bool:

@@ -4,7 +4,7 @@ table and its forms (error paths included), a finished game's factions, the repl
 import re
 
 import pytest
-from pagetools import form, start_form, text, version
+from pagetools import defaults_refused, form, member, post_form, posts, start_form, text, version
 
 from tracker import config
 
@@ -119,7 +119,7 @@ def test_a_start_form_with_a_bad_player_id_shows_the_error_beside_the_players(cl
     page = start_form(client, "claim", "Bad", [("Not An Id", "X"), ("y", "Y")])
     assert page.status_code == 422
     assert re.search(
-        r'<span class="field-error">[^<]*a player id is lower-case letters',
+        r'<span class="field-error"[^>]*>[^<]*a player id is lower-case letters',
         page.get_data(as_text=True),
     )
 
@@ -687,3 +687,56 @@ def test_the_replays_closing_sentence_is_never_empty_for_a_reader_with_no_seat(s
     assert closing.endswith(
         "Each seat's view of that moment is open only to its own player and to the organiser."
     )
+
+
+# -- each player sees the forms of its own seat -------------------------------------------------
+
+
+def test_only_the_player_to_lead_is_offered_its_cards_and_the_other_waits(app, client, svc, dealt):
+    ana, ben = member(app, "c", "anabel", "ana"), member(app, "c", "benno", "ben")
+    assert {t for t, _ in posts(ben.get("/c/c/table?player=ben"))} == {"CardTurnedUp"}
+    post_form(ben, "/c/c/table?player=ben", svc, "CardTurnedUp", game="1")
+    assert ("CardPlayed", "ana") in posts(ana.get("/c/c/table?player=ana"))
+    waiting = ben.get("/c/c/table?player=ben")
+    assert posts(waiting) == set() and "Waiting for Ana to lead." in text(waiting)
+    assert ("CardPlayed", "ana") in posts(client.get("/c/c/table?player=ana"))
+    assert client.post("/c/c/members", data={"action": "seat", "side": "ben"}).status_code == 302
+    assert client.get("/c/c/table?player=ana").status_code == 403
+    refused = post_form(
+        ben, "/c/c/table?player=ben", svc, "CardPlayed", game="1", player="ana", card="goblins-0"
+    )
+    assert refused.status_code == 403
+
+
+def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, dealt):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    Accounts(Store(app.config["DATABASE"])).set_public("c", True)
+    for page in ("/c/c/", "/c/c/table", "/c/c/games"):
+        assert posts(anon.get(page)) == set(), page
+    assert "A player turns up the top card" in text(anon.get("/c/c/table"))
+
+
+def test_a_deal_is_offered_to_the_players_and_not_to_a_reader_who_is_no_member(
+    app, anon, svc, started
+):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    Accounts(Store(app.config["DATABASE"])).set_public("c", True)
+    assert posts(anon.get("/c/c/")) == set()
+    assert "A player of the campaign deals game 1 here." in text(anon.get("/c/c/"))
+    ben = member(app, "c", "benno", "ben")
+    assert {t for t, _ in posts(ben.get("/c/c/"))} == {"GameDealt"}
+
+
+# -- defaults are legal choices ----------------------------------------------------------------
+
+
+def test_every_form_left_at_its_defaults_is_accepted_from_the_deal_to_a_play(client, svc, started):
+    assert defaults_refused(client, svc, "c", "/c/c/") == []  # the deal
+    svc.append("c", [{"type": "GameDealt", "data": {"game": 1, "leader": "ana"}}], version(svc))
+    assert defaults_refused(client, svc, "c", "/c/c/table?player=ana") == []  # the turn-up
+    svc.append("c", [{"type": "CardTurnedUp", "data": {"game": 1}}], version(svc))
+    assert defaults_refused(client, svc, "c", "/c/c/table?player=ana") == []  # a card led

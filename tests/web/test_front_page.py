@@ -149,12 +149,15 @@ def test_playing_on_is_for_those_logged_in_and_from_campaigns_they_may_read(
 @pytest.mark.parametrize(
     "fields, words",
     [
-        ({"upto": "x"}, "play on from an event number, not 'x'"),
+        ({"upto": "x"}, "Play on from an event number, such as 11, not 'x'."),
         ({"upto": "0"}, "has events 1 to 11, not 0"),
         ({"upto": "99"}, "has events 1 to 11, not 99"),
         ({"upto": "1", "campaign": "c"}, "there is already a campaign 'c'"),
-        ({"upto": "1", "campaign": "Not An Id"}, "a campaign id is 1 to 63"),
-        ({"upto": "1", "name": "x" * 200}, "name: Length must be between 1 and 120"),
+        ({"upto": "1", "campaign": "Not An Id"}, "use lower-case letters, digits and dashes"),
+        (
+            {"upto": "1", "name": "x" * 200},
+            "The campaign's name must be 1 to 120 characters in length.",
+        ),
     ],
 )
 def test_playing_on_with_a_wrong_choice_says_why_and_writes_nothing(

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from pagetools import form, start_form, text, version
+from pagetools import defaults_refused, event_forms, form, member, posts, start_form, text, version
 
 from tracker import config
 
@@ -708,3 +708,100 @@ def test_an_organiser_who_takes_a_seat_sees_only_that_seats_hand(client, svc):
         assert "Shield Rush" not in body and "Feint" not in body, path
     assert "2 cards, hidden" in text(client.get("/c/h/audit"))
     assert client.get("/api/campaigns/h/export").status_code in (401, 403)
+
+
+# -- each player sees the forms of its own side -----------------------------------------------
+
+
+def test_a_player_sees_the_forms_of_its_own_turn_and_the_others_see_whose_move_it_is(
+    app, client, svc, game
+):
+    ann = member(app, "h", "annika", "ann")
+    bo = member(app, "h", "bodil", "bo")
+    mine = posts(ann.get("/c/h/play"))
+    assert ("HoplitesMoved", "ann") in mine and ("HeroMoved", "ann") in mine
+    theirs = bo.get("/c/h/play")
+    assert not [side for _, side in posts(theirs) if side == "ann"]
+    assert "It is Ann's move : Ann's player records it here." in text(theirs)
+    assert posts(client.get("/c/h/play")) >= mine  # the organiser keeps every form
+    assert client.post("/c/h/members", data={"action": "seat", "side": "bo"}).status_code == 302
+    assert not [side for _, side in posts(client.get("/c/h/play")) if side == "ann"]
+
+
+def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, game):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    Accounts(Store(app.config["DATABASE"])).set_public("h", True)
+    assert posts(anon.get("/c/h/play")) == set()
+    assert "It is Ann's move" in text(anon.get("/c/h/play"))
+
+
+def test_a_player_sending_the_other_sides_form_all_the_same_is_refused(app, svc, game):
+    bo = member(app, "h", "bodil", "bo")
+    page = post(bo, svc, "play", "PriestsSent", player="ann", monument="zeus", count="1")
+    assert page.status_code == 403 and "only for its own side" in text(page)
+
+
+# -- defaults are legal choices ----------------------------------------------------------------
+
+
+def test_every_form_of_the_game_left_at_its_defaults_is_accepted_by_the_rules(client, svc, game):
+    assert defaults_refused(client, svc, "h", "/c/h/play") == []
+
+
+def test_the_setup_form_left_at_its_defaults_begins_a_game(client, svc):
+    svc.start(
+        "s",
+        "hellas",
+        "Setup",
+        {"players": [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]},
+    )
+    assert defaults_refused(client, svc, "s", "/c/s/play") == []
+
+
+def test_the_forms_of_the_samples_latest_moment_left_at_their_defaults_are_accepted(
+    client, svc, duel, crowns
+):
+    for campaign in (duel, crowns):
+        assert defaults_refused(client, svc, campaign, f"/c/{campaign}/play") == [], campaign
+
+
+def test_a_move_of_hoplites_defaults_to_a_region_next_to_where_they_stand(client, svc, game):
+    forms = [f for f in event_forms(client.get("/c/h/play")) if f["type"] == "HoplitesMoved"]
+    origin, destination = forms[0]["moves-0-origin"], forms[0]["moves-0-destination"]
+    assert destination in svc.state("h").state["neighbours"][origin]
+
+
+def test_a_heros_attack_left_at_its_defaults_inflicts_a_wound_the_hand_can_pay_for(client, svc):
+    start_game(svc, hands={"ann": ["helm-1", "spear-1"], "bo": ["shield-2", "spear-1"]})
+    play(
+        svc,
+        ("HeroMoved", {"player": "ann", "path": ["eirinos"]}),
+        ("HuntBegan", {"player": "ann", "monster": "boar", "cards": ["spear-2"]}),
+    )
+    attack = next(f for f in event_forms(client.get("/c/h/play")) if f["form_id"] == "HeroAttacked")
+    assert attack["wounds-0-cards"]  # the cards that pay for the wound are ticked
+    assert defaults_refused(client, svc, "h", "/c/h/play") == []
+
+
+def test_a_battles_forms_left_at_their_defaults_are_accepted(client, svc):
+    start_game(
+        svc,
+        hoplites={"ann": {"korythos": 3}, "bo": {"eirinos": 3, "phlios": 2}},
+        hands={"ann": ["charge-3", "spear-1"], "bo": ["helm-1", "spear-1"]},
+    )
+    play(
+        svc,
+        (
+            "HoplitesMoved",
+            {
+                "player": "ann",
+                "moves": [{"origin": "korythos", "destination": "eirinos", "count": 3}],
+            },
+        ),
+        ("BattleBegan", {"player": "ann", "region": "eirinos"}),
+    )
+    assert defaults_refused(client, svc, "h", "/c/h/play") == []
+    play(svc, ("BattlePassed", {"player": "ann"}), ("BattlePassed", {"player": "bo"}))
+    assert defaults_refused(client, svc, "h", "/c/h/play") == []

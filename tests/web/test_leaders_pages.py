@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from pagetools import form, post_form, text, version
+from pagetools import defaults_refused, form, member, post_form, posts, text, version
 
 from tracker import config
 
@@ -98,7 +98,7 @@ def test_a_bad_player_id_on_the_start_form_is_shown_beside_its_field(client, svc
     assert page.status_code == 422
     html = page.get_data(as_text=True)
     assert re.search(
-        r'name="settings-players-1-id"[^>]*></label>\s*<span class="field-error">'
+        r'name="settings-players-1-id"[^>]*></label>\s*<span class="field-error"[^>]*>'
         r"use lower-case letters, digits, dashes",
         html,
     )
@@ -568,3 +568,53 @@ def test_names_typed_by_users_are_escaped_on_every_leaders_page(client, svc):
         html = client.get(f"/c/x/{path}").get_data(as_text=True)
         assert evil not in html, path
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, path
+
+
+# -- each player sees the forms of its own side -----------------------------------------------
+
+
+def test_each_player_chooses_only_its_own_leader_and_the_organiser_both(app, client, svc, duel):
+    svc.append("c", [{"type": "MatchStarted", "data": {"match": "m1"}}], version(svc, "c"))
+    alice, bob = member(app, "c", "alicia", "alice"), member(app, "c", "bobby", "bob")
+    assert ("LeaderChosen", "alice") in posts(alice.get("/c/c/match"))
+    assert ("LeaderChosen", "bob") not in posts(alice.get("/c/c/match"))
+    assert ("LeaderChosen", "bob") in posts(bob.get("/c/c/match"))
+    both = {("LeaderChosen", "alice"), ("LeaderChosen", "bob")}
+    assert both <= posts(client.get("/c/c/match"))
+
+
+def test_only_the_active_player_is_shown_its_actions_and_the_other_whose_move_it_is(
+    app, client, anon, svc, duel
+):
+    start_match(svc)
+    alice, bob = member(app, "c", "alicia", "alice"), member(app, "c", "bobby", "bob")
+    assert ("ActionPhaseEnded", "alice") in posts(alice.get("/c/c/match"))
+    page = bob.get("/c/c/match")
+    assert posts(page) == set() and "It is Alice's move : Alice acts." in text(page)
+    assert ("ActionPhaseEnded", "alice") in posts(client.get("/c/c/match"))
+    assert client.post("/c/c/members", data={"action": "seat", "side": "bob"}).status_code == 302
+    assert posts(client.get("/c/c/match")) == set()  # an organiser in Bob's seat plays Bob
+    refused = post_form(bob, "/c/c/match", svc, "ActionPhaseEnded", player="alice")
+    assert refused.status_code == 403
+
+
+def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, duel):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    Accounts(Store(app.config["DATABASE"])).set_public("c", True)
+    assert posts(anon.get("/c/c/")) == set()  # no new match either
+    start_match(svc)
+    assert posts(anon.get("/c/c/match")) == set()
+
+
+# -- defaults are legal choices ----------------------------------------------------------------
+
+
+def test_every_form_left_at_its_defaults_is_accepted_at_each_stage_of_a_match(client, svc, duel):
+    assert defaults_refused(client, svc, "c", "/c/c/") == []  # a new match
+    svc.append("c", [{"type": "MatchStarted", "data": {"match": "m9"}}], version(svc, "c"))
+    assert defaults_refused(client, svc, "c", "/c/c/match") == []  # the Leaders
+    for sample in (STANDARD, EXPERT):
+        cid = imported(svc, sample, upto=12)
+        assert defaults_refused(client, svc, cid, f"/c/{cid}/match") == [], cid

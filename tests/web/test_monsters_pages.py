@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from pagetools import form, start_form, text, version
+from pagetools import defaults_refused, event_forms, form, member, posts, start_form, text, version
 
 from tracker import config
 from tracker.systems.monsters import system
@@ -171,14 +171,14 @@ def test_a_figure_line_the_form_cannot_read_is_refused_in_words_and_nothing_is_s
 def test_a_typed_figure_that_breaks_a_rule_of_figures_is_refused_with_the_rule(client, svc):
     page = start_with_own(client, "eel, Eel, swimmer, 3")
     assert page.status_code == 422
-    assert "Figures: eel: movement: Must be one of: walker, runner, flier." in text(page)
+    assert "Eel: movement must be one of: walker, runner, flier." in text(page)
     assert not svc.store.exists("own-league")
 
 
 def test_a_typed_figure_whose_id_is_not_lower_case_is_refused_naming_it(client, svc):
     page = start_with_own(client, "Big Troll, Troll, walker, 8")
     assert page.status_code == 422
-    assert "Figures: Big Troll: id: use lower-case letters, digits and dashes" in text(page)
+    assert "Big Troll: id: use lower-case letters, digits and dashes" in text(page)
     assert not svc.store.exists("own-league")
 
 
@@ -743,3 +743,72 @@ def test_a_player_name_typed_with_markup_is_shown_as_text(client, svc):
         html = client.get(f"/c/x/{path}").get_data(as_text=True)
         assert "<script>alert(1)</script>" not in html, path
     assert "&lt;script&gt;alert(1)&lt;/script&gt;Eve" in client.get("/c/x/").get_data(as_text=True)
+
+
+# -- each player sees the forms of its own side -----------------------------------------------
+
+
+def test_each_player_places_only_its_own_figures_and_the_organiser_all(app, client, svc, placing):
+    alice, bob = member(app, "m", "alicia", "alice"), member(app, "m", "bobby", "bob")
+    pieces = svc.state("m").state["battle"]["pieces"]
+    side_of = {pid: p["side"] for pid, p in pieces.items()}
+    hers = posts(alice.get("/c/m/battle"))
+    his = posts(bob.get("/c/m/battle"))
+    assert hers and {side_of[pid] for _, pid in hers} == {"alice"}
+    assert his and {side_of[pid] for _, pid in his} == {"bob"}
+    assert hers | his <= posts(client.get("/c/m/battle"))
+    assert "Alice's player places its" in text(bob.get("/c/m/battle"))
+
+
+def test_the_side_not_to_move_is_told_whose_move_it_is_and_may_concede_only_for_itself(
+    app, client, svc, fighting
+):
+    bob = member(app, "m", "bobby", "bob")
+    page = bob.get("/c/m/battle")
+    assert "It is Alice's move ." in text(page)
+    assert posts(page) == {("BattleEnded", "")}  # its concession, and nothing of Alice's
+    concede = re.search(r'name="winner"[^>]*>(.*?)</select>', page.get_data(as_text=True), re.S)
+    assert re.findall(r'<option value="([^"]*)"', concede.group(1)) == ["alice"]
+    assert "Bob concedes" in concede.group(1) and "Alice concedes" not in concede.group(1)
+    assert "FigureMoved" in {t for t, _ in posts(client.get("/c/m/battle?piece=alice-bear"))}
+
+
+def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, placing):
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    Accounts(Store(app.config["DATABASE"])).set_public("m", True)
+    assert posts(anon.get("/c/m/battle")) == set()
+
+
+# -- defaults are legal choices ----------------------------------------------------------------
+
+
+def test_every_form_left_at_its_defaults_is_accepted_at_each_stage_of_a_battle(client, svc, fresh):
+    assert defaults_refused(client, svc, "m", "/c/m/battle") == []  # begin a battle
+    svc.append(
+        "m",
+        [{"type": "BattleBegun", "data": {"battle": "b1", "map": "twin-peaks", "first": "alice"}}],
+        version(svc, "m"),
+    )
+    assert defaults_refused(client, svc, "m", "/c/m/battle") == []  # choose the figures
+
+
+def test_the_figures_left_at_their_defaults_field_a_king_the_rules_accept(client, svc, fresh):
+    svc.append(
+        "m",
+        [{"type": "BattleBegun", "data": {"battle": "b1", "map": "twin-peaks", "first": "alice"}}],
+        version(svc, "m"),
+    )
+    chosen = next(f for f in event_forms(client.get("/c/m/battle")) if f["type"] == "FiguresChosen")
+    king = svc.state("m").state["figures"][chosen["king"]]
+    assert chosen["king"] in chosen["figures"] and king["movement"] != "flier"
+
+
+def test_the_placing_and_fighting_forms_left_at_their_defaults_are_accepted(client, svc, placing):
+    assert defaults_refused(client, svc, "m", "/c/m/battle") == []
+
+
+def test_the_fighting_forms_left_at_their_defaults_are_accepted(client, svc, fighting):
+    assert defaults_refused(client, svc, "m", "/c/m/battle") == []
+    assert defaults_refused(client, svc, "m", "/c/m/battle?piece=alice-bear") == []

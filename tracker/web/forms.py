@@ -209,6 +209,10 @@ class Failure(dict):
         self.shown.add(name)
         return " ".join(_flat(words))
 
+    def fields_of(self, names) -> bool:
+        """Whether any of the fields `names` has words (a part of the form to open)."""
+        return any(self["fields"].get(name) for name in names)
+
     def rest(self) -> list[str]:
         """The words no form or field of the page took: the page shows them at its top."""
         out = [] if "" in self.shown or not self["message"] else [self["message"]]
@@ -330,3 +334,80 @@ def typed(schema, form) -> str:
             label = _label(name, schema)
             parts.append(f"{label[:1].upper()}{label[1:]} “{', '.join(values)}”")
     return f"What you typed: {'; '.join(parts)}." if parts else ""
+
+
+# -- the start of a campaign ----------------------------------------------------------------
+
+# What the start form calls a campaign's own fields and the settings every game shares (a
+# game's own settings may name theirs by their ``label`` metadata).
+_START_LABELS = {
+    "name": "the campaign's name",
+    "campaign": "the short id for links",
+    "upto": "the event to play on from",
+    "system": "the game",
+    "players": "the list of players",
+    "pack": "the content pack",
+    "board": "the board",
+    "deck": "the deck",
+    "quest": "the quest",
+    "own_figures": "your own figures",
+    "own_map": "your own map",
+    "figures": "the figures",
+    "maps": "the maps",
+}
+_PLAYER_LABELS = {"id": "short id", "name": "name"}
+
+
+def start_failure(form_id: str, schema, errors: dict, message: str = "", boxes=()) -> Failure:
+    """A refused start of a campaign, for its form (`form_id`): marshmallow's messages for
+    the campaign's own fields and its settings (`schema`, the game's settings schema) in a
+    player's words, each under the name of the box it is about (``settings-players-1-id``),
+    named by the box's label where it is shown on its own (at the top).
+
+    A setting the form has no box for (of the form's `boxes`), missing beside another error,
+    is missing for that error (a content pack not found brings none of its figures): it is
+    not said again."""
+    words: dict[str, list[str]] = {}
+    labels: dict[str, str] = {}
+    for name, messages in errors.items():
+        if (
+            len(errors) > 1
+            and _flat(messages) == ["Missing data for required field."]
+            and f"settings-{name}" not in boxes
+            and name not in ("players", "name")
+        ):
+            continue
+        if name == "_schema":  # the settings as a whole
+            words["settings"], labels["settings"] = [_saying("", m) for m in _flat(messages)], ""
+            continue
+        prefix = "" if name in ("name", "campaign", "system", "upto") else "settings-"
+        label = _start_label(schema, name)
+        if isinstance(messages, dict) and name == "players":
+            for row, sub in messages.items():
+                for inner, said in sub.items() if isinstance(sub, dict) else [("", sub)]:
+                    key = f"{prefix}{name}-{row}-{inner}".rstrip("-")
+                    part = f"player {int(row) + 1}'s {_PLAYER_LABELS.get(inner, inner)}"
+                    labels[key] = part.strip().removesuffix("'s")
+                    words[key] = [_saying(labels[key], m) for m in _flat(said)]
+            continue
+        key = f"{prefix}{name}"
+        labels[key] = label
+        words[key] = [_said_within(w) for w in _said(label, None, messages)]
+    return Failure(form_id, words, "" if words else message, labels)
+
+
+def _said_within(message: str) -> str:
+    """A message a game's settings made of a part of a box (``eel: movement: Not a valid
+    string.``, a figure typed in) with marshmallow's words at its end said as a player would
+    (``Eel: movement must be text.``)."""
+    for pattern, _words in _SAYINGS:
+        match = re.fullmatch(rf"(.+?): ({pattern})", message)
+        if match:
+            return _saying(match.group(1), match.group(2))
+    return message
+
+
+def _start_label(schema, name: str) -> str:
+    field = schema.fields.get(name) if schema is not None else None
+    label = field.metadata.get("label") if field is not None else None
+    return label or _START_LABELS.get(name) or str(name).replace("_", " ")

@@ -7,6 +7,7 @@ turns into event data through the event's own schema (tracker.web.forms) and app
 
 from __future__ import annotations
 
+import itertools
 import re
 import secrets
 from collections import Counter, defaultdict, deque
@@ -47,7 +48,14 @@ from tracker.web.context import (
     reader_view,
     service,
 )
-from tracker.web.forms import Failure, field_labels, form_data, player_words, typed
+from tracker.web.forms import (
+    Failure,
+    field_labels,
+    form_data,
+    player_words,
+    start_failure,
+    typed,
+)
 
 bp = Blueprint("pages", __name__)
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
@@ -65,6 +73,8 @@ def init_app(app):
     app.jinja_env.globals["static_text"] = static_text
     app.jinja_env.globals["kept_fields"] = entries.kept_fields
     app.jinja_env.globals["legal"] = entries.legal
+    # The ways to pick `n` of a hand (the candidates a form asks `legal` about).
+    app.jinja_env.globals["combinations"] = itertools.combinations
 
     @app.template_filter("join_messages")
     def join_messages(messages) -> str:
@@ -167,7 +177,7 @@ def start_campaign():
     system_name = form.get("system", "")
     name = form.get("name", "").strip()
     campaign = form.get("campaign", "").strip() or slug(name)
-    errors = {}
+    system, errors = None, {}
     try:
         system = systems.get(system_name)
         settings = form_data(system.settings_schema(), form, "settings-")
@@ -191,13 +201,13 @@ def start_campaign():
             accounts().add_member(campaign, user, "organiser")
         flash(f"The campaign {name!r} has begun: invite its players from its Members page.")
         return redirect(url_for("pages.dashboard", cid=campaign))
+    schema = system.settings_schema() if system is not None else None
     return render_template(
         "campaigns.html",
         lists=campaign_lists(),
         search=_search(),
         systems=systems.registry(),
-        start_errors=errors,
-        start_message=message,
+        failure=start_failure(f"start-{system_name}", schema, errors or {}, message, form),
         start_system=system_name,
         submitted=form,
     ), 422
@@ -379,12 +389,17 @@ def play_on(cid):
     chosen = {"upto": upto, "name": name, "campaign": campaign}
     if request.method == "GET":
         return render_template("play_on.html", page="play-on", chosen=chosen, **ctx)
+    errors: dict = {}
     try:
         if not upto.isdigit():
-            raise InvalidEvent(f"play on from an event number, not {upto!r}")
+            words = f"Play on from an event number, such as {ctx['view'].version}, not {upto!r}."
+            raise InvalidEvent(words, {"upto": [words]})
         service().branch(cid, int(upto), campaign, name, actor=actor(), visible=reader_view(cid))
     except Conflict:
         message = f"there is already a campaign {campaign!r}: choose another short id"
+        errors = {"campaign": [message]}
+    except InvalidEvent as error:
+        message, errors = error.message, error.errors or {}
     except TrackerError as error:
         message = error.message
     else:
@@ -393,8 +408,9 @@ def play_on(cid):
             f"{name!r} plays on from event {upto} of {ctx['view'].name!r}: it is yours to record."
         )
         return redirect(url_for("pages.dashboard", cid=campaign))
+    failure = start_failure("play-on", None, errors, message, form)
     return render_template(
-        "play_on.html", page="play-on", chosen=chosen, problem=message, **ctx
+        "play_on.html", page="play-on", chosen=chosen, failure=failure, **ctx
     ), 422
 
 
