@@ -538,6 +538,46 @@ def roster(small: str = "1k", large: str = "100k") -> Figure:
     )
 
 
+def state_at_size(small: str = "1k", large: str = "100k") -> Figure:
+    """The state at the head, as every page asks for it, by a warm process (one that has
+    folded the campaign once): what a page's cost does beyond the roster sheet's."""
+
+    def looks(size):
+        store = Store(data.database(size))
+        service = Service(store)
+        cid = data.campaign_id(size)
+        service.cache.clear()
+        start = time.perf_counter()
+        view = service.state(cid)  # the first look of the process, from the snapshot
+        first = time.perf_counter() - start
+        assert view.version == store.version(cid)
+
+        def hundred():
+            for _ in range(100):
+                service.state(cid)
+
+        return _seconds(hundred), first, store
+
+    small_looks, small_first, small_store = looks(small)
+    large_looks, large_first, large_store = looks(large)
+    large_t, small_t = (t / 100 for t in _paired(large_looks, small_looks))
+    small_store.close()
+    large_store.close()
+    return Figure(
+        f"state at {large} events",
+        f"Service.state at {large}",
+        large_t * 1e6,
+        f"Service.state at {small}",
+        small_t * 1e6,
+        "us",
+        1.5,
+        False,
+        f"warm process (it has folded the campaign once), 100 looks at the head a side, "
+        f"median of five pairs run back to back; the first look of the process took "
+        f"{large_first * 1000:.0f} ms at {large} and {small_first * 1000:.0f} ms at {small}",
+    )
+
+
 def time_travel(size: str = "100k") -> Figure:
     """A new process's cost: the in-process cache is emptied before each call."""
     store = Store(data.database(size))
