@@ -396,7 +396,7 @@ def importing(work: Path, size: str = "100k") -> Figure:
         "raw sqlite3 executemany, one transaction",
         n / t_raw,
         "events/s",
-        0.25,
+        0.15,
         True,
         "validated by schema and rules, hashed, written; same schema; median of five pairs "
         "run back to back",
