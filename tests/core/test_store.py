@@ -540,3 +540,16 @@ def test_postgresql_appends_within_an_open_transaction_are_undone_with_it(pg_sto
         pg_store.append("c", [ev(2)], 1)
         pg_store.append("c", [ev(3)], 2)
     assert [e.data["n"] for e in pg_store.read("c")] == [1, 2, 3]
+
+
+def test_what_an_event_holds_is_read_back_exactly_quotes_and_all(store):
+    awkward = {
+        "note": "it's \"quoted\"; DROP TABLE events; -- %s %(x)s \\ \\' $$ ? ?",
+        "names": ["Zoë", "淡水", "🎲", "\t\n"],
+        "deep": {"a'b": [1, 2.5, None, True]},
+    }
+    store.append("c", [NewEvent("Noted", awkward, {"actor": "o'neil"})], 0)
+    store.append("c", [ev(2), NewEvent("Noted", {"?": "%"}, {})], 1)
+    events = list(store.read("c"))
+    assert events[0].data == awkward and events[0].meta == {"actor": "o'neil"}
+    assert events[2].data == {"?": "%"} and store.verify("c") is None

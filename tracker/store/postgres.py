@@ -6,8 +6,9 @@ log promises, the database enforces:
 - append-only: triggers refuse UPDATE, DELETE and TRUNCATE on `events`, and `init` takes
   those privileges from PUBLIC (an app role given SELECT and INSERT only cannot change a row
   even with the triggers dropped);
-- versions without a gap: `UNIQUE (campaign, version)`, and the head read under the lock
-  below, so an append expecting a stale version is a `Conflict` that writes nothing;
+- versions without a gap, the hash chain unbroken: `UNIQUE (campaign, version)`, and each
+  event inserted only where the one before it is in the log with the hash it chains from
+  (`_CHAINED`), so an append expecting a stale version is a `Conflict` that writes nothing;
 - a global order readers can follow: every append takes `LOCK TABLE events IN EXCLUSIVE
   MODE` (as the eventsourcing library's recorder does), so appends commit one after another
   in the order of their positions, and a reader that has seen position p never finds later a
@@ -245,7 +246,7 @@ class PostgresStore(Store):
         if self.readonly:
             raise ReadOnly(self.target)
         conn = getattr(self._local, "conn", None)
-        if conn is not None:  # within this thread's transaction: one statement at a time
+        if conn is not None:  # within this thread's open transaction: a part of it
             conn.execute("LOCK TABLE events IN EXCLUSIVE MODE")
             result = self._checked(request, conn)
             self._heads.pop(campaign, None)  # the transaction may yet be undone
