@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import os
@@ -107,8 +108,41 @@ def _sample_events(count: int) -> list[NewEvent]:
 # -- 1, 2: appending one event per transaction ----------------------------------------------
 
 
+def _in_turns(makers: dict, count: int, block: int, rounds: int) -> list[dict[str, float]]:
+    """Seconds each writer took to write `count` events, in `rounds` rounds: each maker,
+    called afresh every round, gives (write(first, last), close); the writers take turns
+    `block` appends at a time, the one going first taking turns too."""
+    results = []
+    for round_ in range(rounds):
+        gc.collect()
+        writers = {name: make() for name, make in makers.items()}
+        seconds = dict.fromkeys(writers, 0.0)
+        names = list(writers)
+        for turn, first in enumerate(range(0, count, block)):
+            last = min(count, first + block)
+            shift = (turn + round_) % len(names)  # who goes first takes turns
+            for name in names[shift:] + names[:shift]:
+                start = time.perf_counter()
+                writers[name][0](first, last)
+                seconds[name] += time.perf_counter() - start
+        for _, close in writers.values():
+            close()
+        results.append(seconds)
+    return results
+
+
+def _chained_rows(events: list[NewEvent], campaign: str = "bench") -> list[tuple]:
+    """The rows of `events` as the log holds them (hashes and all), made beforehand."""
+    rows, head, now = [], GENESIS, utcnow()
+    for version, event in enumerate(events, start=1):
+        d, m = canonical(event.data), canonical(event.meta)
+        head = chain_hash(head, campaign, version, event.type, d, m, now)
+        rows.append((campaign, version, event.type, d, m, now, head))
+    return rows
+
+
 def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> list[Figure]:
-    """The three writers take turns a block of appends at a time, on three fresh files.
+    """The five writers take turns a block of appends at a time, on five fresh files.
 
     An append is bound by the disk's sync, whose speed moves from one second to the next: in
     blocks of `block` appends, the writers meet the same moments of the disk, which whole
@@ -116,12 +150,7 @@ def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> 
     writer; of `rounds` rounds, each comparison keeps the one whose ratio is its median.
     """
     events = _sample_events(count)
-    # The same rows (hashes and all) made beforehand, so raw sqlite3 only writes.
-    rows, head, now = [], GENESIS, utcnow()
-    for version, event in enumerate(events, start=1):
-        d, m = canonical(event.data), canonical(event.meta)
-        head = chain_hash(head, "bench", version, event.type, d, m, now)
-        rows.append(("bench", version, event.type, d, m, now, head))
+    rows = _chained_rows(events)  # so raw sqlite3 only writes
 
     def through_store():
         store = Store(_fresh(work, "append-store.db"))
@@ -130,6 +159,22 @@ def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> 
         def write(first, last):
             for version in range(first, last):
                 store.append("bench", [events[version]], version)
+
+        return write, store.close
+
+    def through_service():
+        store = Store(_fresh(work, "append-service.db"))
+        store.init()
+        service = Service(store)
+
+        def write(first, last):
+            for version in range(first, last):
+                event = events[version]
+                if version == 0:
+                    data = event.data
+                    service.start("bench", data["system"], data["name"], data["settings"])
+                    continue
+                service.append("bench", [{"type": event.type, "data": event.data}], version)
 
         return write, store.close
 
@@ -147,59 +192,24 @@ def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> 
 
         return write, conn.close
 
-    def eventsourcing_recorder():
-        from uuid import uuid4
+    makers = {
+        "store": through_store,
+        "service": through_service,
+        "raw": raw,
+        "es": lambda: _eventsourcing_recorder(work, events, rows),
+        "es app": lambda: _eventsourcing_application(work, events[:count]),
+    }
+    results = _in_turns(makers, count, block, rounds)
 
-        from eventsourcing.persistence import StoredEvent
-        from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
+    def median(ours, theirs):
+        return _median_pair([(r[ours], r[theirs]) for r in results])
 
-        datastore = SQLiteDatastore(str(_fresh(work, "append-es.db")))
-        recorder = SQLiteAggregateRecorder(datastore, "stored_events")
-        recorder.create_table()
-        aggregate = uuid4()
-        stored = [
-            StoredEvent(aggregate, version, event.type, (row[3] + row[4]).encode())
-            for version, (event, row) in enumerate(zip(events, rows, strict=True), start=1)
-        ]
-
-        def write(first, last):
-            for item in stored[first:last]:
-                recorder.insert_events([item])
-
-        def close():
-            # SQLite's default, synchronous=FULL, holds on the recorder's connections: it
-            # cannot be set inside the transaction the recorder always opens.
-            with datastore.transaction(commit=False) as cursor:
-                cursor.execute("PRAGMA synchronous")
-                sync = cursor.fetchone()[0]
-                cursor.execute("PRAGMA journal_mode")
-                mode = cursor.fetchone()[0]
-            datastore.close()
-            assert mode == "wal" and sync == 2, (mode, sync)
-
-        return write, close
-
-    makers = {"store": through_store, "raw": raw, "es": eventsourcing_recorder}
-    results = []
-    for round_ in range(rounds):
-        gc.collect()
-        writers = {name: make() for name, make in makers.items()}
-        seconds = dict.fromkeys(writers, 0.0)
-        names = list(writers)
-        for turn, first in enumerate(range(0, count, block)):
-            last = min(count, first + block)
-            shift = (turn + round_) % len(names)  # who goes first takes turns
-            for name in names[shift:] + names[:shift]:
-                start = time.perf_counter()
-                writers[name][0](first, last)
-                seconds[name] += time.perf_counter() - start
-        for _, close in writers.values():
-            close()
-        results.append(seconds)
-
-    t_store, t_raw = _median_pair([(r["store"], r["raw"]) for r in results])
-    t_store_es, t_es = _median_pair([(r["store"], r["es"]) for r in results])
+    t_store, t_raw = median("store", "raw")
+    t_store_es, t_es = median("store", "es")
+    t_service, t_raw_s = median("service", "raw")
+    t_service_es, t_es_app = median("service", "es app")
     pairs = f"the writers take turns, {block} appends at a time; the median of {rounds} rounds"
+    durable = "WAL, synchronous=FULL (checked on the library's connection)"
     return [
         Figure(
             "append, one event per transaction",
@@ -221,10 +231,121 @@ def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> 
             "events/s",
             1.0,
             True,
-            f"{count} events, WAL, synchronous=FULL (checked on the recorder's connection); "
-            f"{pairs}",
+            f"{count} events, {durable}; {pairs}",
+        ),
+        Figure(
+            "the whole write path vs raw sqlite3",
+            "tracker Service.append",
+            count / t_service,
+            "raw sqlite3 INSERT",
+            count / t_raw_s,
+            "events/s",
+            0.6,
+            True,
+            f"{count} events of the 10k campaign, each checked by its schema and the rules, "
+            f"chained, written; WAL, synchronous=FULL, same schema; {pairs}",
+        ),
+        Figure(
+            "the whole write path vs eventsourcing",
+            "tracker Service.append",
+            count / t_service_es,
+            "eventsourcing Application.save",
+            count / t_es_app,
+            "events/s",
+            1.0,
+            True,
+            f"{count} events, each an aggregate's event carrying the same type and data, "
+            f"saved; {durable}; {pairs}",
         ),
     ]
+
+
+def _wal_and_full(datastore) -> None:
+    """That an eventsourcing datastore writes as durably as the tracker: WAL, synchronous
+    FULL (SQLite's default; it cannot be set inside the transaction the library opens)."""
+    with datastore.transaction(commit=False) as cursor:
+        cursor.execute("PRAGMA synchronous")
+        sync = cursor.fetchone()[0]
+        cursor.execute("PRAGMA journal_mode")
+        mode = cursor.fetchone()[0]
+    assert mode == "wal" and sync == 2, (mode, sync)
+
+
+def _eventsourcing_recorder(work: Path, events: list[NewEvent], rows: list[tuple]):
+    """The eventsourcing library's recorder, given stored events made beforehand."""
+    from uuid import uuid4
+
+    from eventsourcing.persistence import StoredEvent
+    from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
+
+    datastore = SQLiteDatastore(str(_fresh(work, "append-es.db")))
+    recorder = SQLiteAggregateRecorder(datastore, "stored_events")
+    recorder.create_table()
+    aggregate = uuid4()
+    stored = [
+        StoredEvent(aggregate, version, event.type, (row[3] + row[4]).encode())
+        for version, (event, row) in enumerate(zip(events, rows, strict=True), start=1)
+    ]
+
+    def write(first, last):
+        for item in stored[first:last]:
+            recorder.insert_events([item])
+
+    def close():
+        _wal_and_full(datastore)
+        datastore.close()
+
+    return write, close
+
+
+def _eventsourcing_application(work: Path, events: list[NewEvent]):
+    """The eventsourcing library's whole write path: an Application saving an aggregate
+    whose event carries each event's type and data, one event a save."""
+    from eventsourcing.application import Application
+
+    Campaign = _es_campaign()
+    app = Application(
+        env={
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(_fresh(work, "append-es-app.db")),
+        }
+    )
+    held = []
+
+    def write(first, last):
+        for version in range(first, last):
+            if version == 0:
+                held.append(Campaign())  # its first event, as a campaign's start
+            else:
+                event = events[version]
+                held[0].happened(event.type, event.data)
+            app.save(held[0])
+
+    def close():
+        assert app.repository.get(held[0].id).version == len(events)
+        _wal_and_full(app.recorder.datastore)
+        app.close()
+
+    return write, close
+
+
+@functools.cache
+def _es_campaign():
+    """An eventsourcing aggregate that keeps a count and its last event's type and data
+    (one class: the library knows a class by its name)."""
+    from eventsourcing.domain import Aggregate, event
+
+    class Campaign(Aggregate):
+        def __init__(self):
+            self.count = 0
+            self.last = None
+
+        @event("Happened")
+        def happened(self, kind: str, data: dict):
+            self.count += 1
+            self.last = (kind, data)
+
+    return Campaign
 
 
 # -- 3: importing a file ----------------------------------------------------------------------
@@ -275,7 +396,7 @@ def importing(work: Path, size: str = "100k") -> Figure:
         "raw sqlite3 executemany, one transaction",
         n / t_raw,
         "events/s",
-        0.25,
+        0.15,
         True,
         "validated by schema and rules, hashed, written; same schema; median of five pairs "
         "run back to back",
@@ -343,18 +464,8 @@ def _eventsourcing_replay(work: Path, count: int):
     """The eventsourcing library with one aggregate of `count` stored events: yields a
     function that replays it."""
     from eventsourcing.application import Application
-    from eventsourcing.domain import Aggregate, event
 
-    class Campaign(Aggregate):
-        def __init__(self):
-            self.count = 0
-            self.last = None
-
-        @event("Happened")
-        def happened(self, kind: str, data: dict):
-            self.count += 1
-            self.last = (kind, data)
-
+    Campaign = _es_campaign()
     path = _fresh(work, "replay-es.db")
     os.environ.update(PERSISTENCE_MODULE="eventsourcing.sqlite", SQLITE_DBNAME=str(path))
     try:
@@ -424,6 +535,46 @@ def roster(small: str = "1k", large: str = "100k") -> Figure:
         f"warm server (the process has folded it once), 20 renders a side, median of five "
         f"pairs run back to back; the first render of the process took "
         f"{large_cold * 1000:.0f} ms at {large} and {small_cold * 1000:.0f} ms at {small}",
+    )
+
+
+def state_at_size(small: str = "1k", large: str = "100k") -> Figure:
+    """The state at the head, as every page asks for it, by a warm process (one that has
+    folded the campaign once): what a page's cost does beyond the roster sheet's."""
+
+    def looks(size):
+        store = Store(data.database(size))
+        service = Service(store)
+        cid = data.campaign_id(size)
+        service.cache.clear()
+        start = time.perf_counter()
+        view = service.state(cid)  # the first look of the process, from the snapshot
+        first = time.perf_counter() - start
+        assert view.version == store.version(cid)
+
+        def hundred():
+            for _ in range(100):
+                service.state(cid)
+
+        return _seconds(hundred), first, store
+
+    small_looks, small_first, small_store = looks(small)
+    large_looks, large_first, large_store = looks(large)
+    large_t, small_t = (t / 100 for t in _paired(large_looks, small_looks))
+    small_store.close()
+    large_store.close()
+    return Figure(
+        f"state at {large} events",
+        f"Service.state at {large}",
+        large_t * 1e6,
+        f"Service.state at {small}",
+        small_t * 1e6,
+        "us",
+        1.5,
+        False,
+        f"warm process (it has folded the campaign once), 100 looks at the head a side, "
+        f"median of five pairs run back to back; the first look of the process took "
+        f"{large_first * 1000:.0f} ms at {large} and {small_first * 1000:.0f} ms at {small}",
     )
 
 

@@ -46,7 +46,7 @@ def main(argv=None) -> int:
             elif step == "fold":
                 new = figures.folding(work)
             elif step == "roster":
-                new = [figures.roster()]
+                new = [figures.roster(), figures.state_at_size()]
             elif step == "travel":
                 new = [figures.time_travel()]
             elif step == "http":

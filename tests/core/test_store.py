@@ -498,3 +498,58 @@ def test_a_server_killed_mid_load_loses_no_acknowledged_append(pg_server, pg_url
     assert len(acknowledged) >= 60 and set(acknowledged) <= written
     assert len(written) == len(events) and store.verify("load") is None
     store.close()
+
+
+def test_postgresql_inserts_no_event_chained_on_a_head_the_log_does_not_hold(pg_store):
+    pg_store.append("c", [ev(1), ev(2)], 0)
+    # A head remembered wrongly (the database restored to an earlier point under a running
+    # app server, say): beyond the log, and at the log's version with another hash.
+    for remembered in ((3, "0" * 64), (2, "f" * 64)):
+        pg_store._heads["c"] = remembered
+        with pytest.raises(Conflict) as caught:
+            pg_store.append("c", [ev(3), ev(4)], remembered[0])
+        assert caught.value.actual == 2
+    assert [e.version for e in pg_store.read("c")] == [1, 2]
+    assert pg_store.verify("c") is None
+    assert pg_store.append("c", [ev(3)], 2).last_version == 3
+
+
+def test_postgresql_a_retry_that_loses_the_race_to_its_first_attempt_gets_its_result(
+    pg_store, monkeypatch
+):
+    pg_store.append("c", [ev(1)], 0)
+    first = pg_store.append("c", [ev(2, retry="k", request="r")], 1)
+    # The retry looked for its key just before the first attempt committed, and found none.
+    looks = iter([None])
+    looked = pg_store._replay
+    monkeypatch.setattr(pg_store, "_replay", lambda request: next(looks, looked(request)))
+    again = pg_store.append("c", [ev(2, retry="k", request="r")], 1)
+    assert again.replayed and (again.last_version, again.head) == (2, first.head)
+    assert pg_store.version("c") == 2
+
+
+def test_postgresql_appends_within_an_open_transaction_are_undone_with_it(pg_store):
+    pg_store.append("c", [ev(1)], 0)
+    with pytest.raises(Conflict):
+        with pg_store.transaction():
+            assert pg_store.append("c", [ev(2)], 1).last_version == 2
+            assert pg_store.version("c") == 2  # its own reads see it
+            pg_store.append("c", [ev(3)], 1)
+    assert pg_store.version("c") == 1 and pg_store.verify("c") is None
+    with pg_store.transaction():
+        pg_store.append("c", [ev(2)], 1)
+        pg_store.append("c", [ev(3)], 2)
+    assert [e.data["n"] for e in pg_store.read("c")] == [1, 2, 3]
+
+
+def test_what_an_event_holds_is_read_back_exactly_quotes_and_all(store):
+    awkward = {
+        "note": "it's \"quoted\"; DROP TABLE events; -- %s %(x)s \\ \\' $$ ? ?",
+        "names": ["Zoë", "淡水", "🎲", "\t\n"],
+        "deep": {"a'b": [1, 2.5, None, True]},
+    }
+    store.append("c", [NewEvent("Noted", awkward, {"actor": "o'neil"})], 0)
+    store.append("c", [ev(2), NewEvent("Noted", {"?": "%"}, {})], 1)
+    events = list(store.read("c"))
+    assert events[0].data == awkward and events[0].meta == {"actor": "o'neil"}
+    assert events[2].data == {"?": "%"} and store.verify("c") is None

@@ -6,8 +6,9 @@ log promises, the database enforces:
 - append-only: triggers refuse UPDATE, DELETE and TRUNCATE on `events`, and `init` takes
   those privileges from PUBLIC (an app role given SELECT and INSERT only cannot change a row
   even with the triggers dropped);
-- versions without a gap: `UNIQUE (campaign, version)`, and the head read under the lock
-  below, so an append expecting a stale version is a `Conflict` that writes nothing;
+- versions without a gap, the hash chain unbroken: `UNIQUE (campaign, version)`, and each
+  event inserted only where the one before it is in the log with the hash it chains from
+  (`_CHAINED`), so an append expecting a stale version is a `Conflict` that writes nothing;
 - a global order readers can follow: every append takes `LOCK TABLE events IN EXCLUSIVE
   MODE` (as the eventsourcing library's recorder does), so appends commit one after another
   in the order of their positions, and a reader that has seen position p never finds later a
@@ -48,6 +49,8 @@ from tracker.store.base import (
 )
 
 CHANNEL = "tracker_events"
+# Tells every listener the log's newest position, when the transaction commits.
+_NOTIFY = "SELECT pg_notify(%s, max(position)::text) FROM events"
 
 SCHEMA = (
     """
@@ -84,6 +87,14 @@ REVOKE UPDATE, DELETE, TRUNCATE ON events FROM PUBLIC;
 )
 
 _INSERT = INSERT.replace("?", "%s")
+# An event, inserted only where the one before it is in the log with the hash it chains
+# from (the first of a campaign has none): a chain never forks or skips, whatever head the
+# writer believed. Arguments: the row, then version, campaign, version, previous hash.
+_CHAINED = (
+    "INSERT INTO events (campaign, version, type, data, meta, recorded_at, hash) "
+    "SELECT %s, %s, %s, %s, %s, %s, %s WHERE %s = 1 OR EXISTS (SELECT FROM events "
+    "WHERE campaign = %s AND version = %s - 1 AND hash = %s)"
+)
 # Any number that every tracker uses for its schema's advisory lock.
 _SCHEMA_LOCK = 7_216_001
 
@@ -148,6 +159,9 @@ class PostgresStore(Store):
         self._listener: _Listener | None = None
         self._listener_lock = threading.Lock()
         self._local = threading.local()  # conn: this thread's open transaction, if any
+        # campaign -> (version, hash) this store appended last: a head a caller expecting it
+        # need not read (an append chained on a head gone stale inserts nothing: `_CHAINED`).
+        self._heads: dict[str, tuple[int, str]] = {}
 
     # -- the one writer discipline, and plain reads ---------------------------------------
 
@@ -221,28 +235,61 @@ class PostgresStore(Store):
         Raises `Conflict` when the campaign is not at `expected_version` and `KeyReused`
         for a retry key used before by another request, as the SQLite store does; a retry of
         the same request returns the first append's result and writes nothing.
+
+        The transaction (the lock, the inserts, the NOTIFY) goes to the server in one
+        message: one round trip (`_write`). Each row is inserted only where the event before it
+        is in the log with the hash it chains from (`_CHAINED`), so the chain holds whatever
+        head it was chained on; a head the caller expects and this store wrote last spares
+        reading it first (if another append wrote meanwhile, nothing is inserted: a Conflict).
         """
         request = pending(campaign, events, expected_version)
-        with self.transaction() as tx:
-            tx.conn.execute("LOCK TABLE events IN EXCLUSIVE MODE")
-            return self._one(tx.conn, request)
+        if self.readonly:
+            raise ReadOnly(self.target)
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:  # within this thread's open transaction: a part of it
+            conn.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+            result = self._checked(request, conn)
+            self._heads.pop(campaign, None)  # the transaction may yet be undone
+            return result
+        with self.pool.connection() as conn:
+            self._local.conn = conn  # this append's reads go through it too
+            try:
+                return self._checked(request, conn)
+            finally:
+                self._local.conn = None
 
-    def _one(self, conn: psycopg.Connection, request: Pending) -> AppendResult:
+    def _checked(self, request: Pending, conn: psycopg.Connection) -> AppendResult:
         campaign = request.campaign
         earlier = self._replay(request)
         if earlier is not None:
             return earlier
-        version, head = self.head(campaign)
-        if version != request.expected:
-            raise Conflict(campaign, request.expected, version)
+        known = self._heads.pop(campaign, None)
+        if known is not None and known[0] == request.expected:
+            version, head = known
+        else:
+            version, head = self.head(campaign)
+            if version != request.expected:
+                return self._refused(request, version)
         out = chained(request, version, head)
         try:
-            with conn.cursor() as cursor:
-                cursor.executemany(_INSERT, out)
+            written = _write(conn, out, head)
         except psycopg.errors.UniqueViolation:
-            raise Conflict(campaign, request.expected, version + 1) from None
-        _announce(conn)
+            if conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
+                # The enclosing transaction is undone and takes no more queries.
+                raise Conflict(campaign, request.expected, version + 1) from None
+            written = 0
+        if written < len(out):
+            return self._refused(request, self.head(campaign)[0])
+        self._heads[campaign] = (out[-1][1], out[-1][6])
         return AppendResult(campaign, version + 1, out[-1][1], out[-1][6])
+
+    def _refused(self, request: Pending, version: int) -> AppendResult:
+        """The Conflict of an append that found the campaign at `version`, unless the same
+        request, retried with its key, has just been written by another append."""
+        earlier = self._replay(request)
+        if earlier is not None:
+            return earlier
+        raise Conflict(request.campaign, request.expected, version)
 
     def import_rows(self, batches: Iterable[list[tuple]]) -> None:
         """Write whole new campaigns in one transaction: all of them or none (see the SQLite
@@ -295,9 +342,35 @@ class PostgresStore(Store):
         return self._listener
 
 
+def _write(conn: psycopg.Connection, rows: list[tuple], head: str) -> int:
+    """Insert chained rows, the first chained on from `head`, under the table lock, and
+    announce them; how many were inserted (all, or none when the log does not hold the head
+    they chain from).
+
+    The statements go in one Query message (psycopg's ClientCursor binds the arguments on
+    the client), one round trip, which the server runs as one transaction: the lock, the
+    inserts, the NOTIFY. In a transaction of this thread's already, the lock taken before,
+    they are part of it."""
+    args, previous = [], head
+    for row in rows:
+        args += [*row, row[1], row[0], row[1], previous]
+        previous = row[6]
+    statements = [_CHAINED] * len(rows) + [_NOTIFY]
+    if conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+        statements.insert(0, "LOCK TABLE events IN EXCLUSIVE MODE")
+    written = 0
+    with psycopg.ClientCursor(conn) as cursor:
+        cursor.execute("; ".join(statements), [*args, CHANNEL])
+        while True:
+            if (cursor.statusmessage or "").startswith("INSERT"):
+                written += cursor.rowcount
+            if not cursor.nextset():
+                return written
+
+
 def _announce(conn: psycopg.Connection) -> None:
     """Tell every listener the log's newest position (sent when the transaction commits)."""
-    conn.execute("SELECT pg_notify(%s, lastval()::text)", (CHANNEL,))
+    conn.execute(_NOTIFY, (CHANNEL,))
 
 
 class _Listener:
