@@ -116,48 +116,61 @@ LIST_PAGE = 50
 
 def campaign_lists() -> list[dict]:
     """The front page's lists: the visitor's own campaigns, then the samples and the other
-    public ones; each a page of LIST_PAGE (?mine=N, ?page=N), searched by name with ?q=."""
-    search = _search()
+    public ones; each by id (A to Z), a page of LIST_PAGE at a time (?mine_after=ID and
+    ?mine_before=ID for the first, ?after=ID and ?before=ID for the second), searched by
+    name or id with ?q= and by game with ?game=."""
+    search, game = _search(), _game()
     user, access = current_user(), accounts()
     lists = []
     if user is not None:
         lists.append(("mine", "Your campaigns", access.member_of_query(user)))
     lists.append(("page", "Samples and public campaigns", access.public_query(user)))
-    out = []
-    for key, title, (among, args) in lists:
-        number = max(request.args.get(key, 1, type=int), 1)
-        rows, total = service().store.campaign_page(
-            among, args, search=search, limit=LIST_PAGE, offset=(number - 1) * LIST_PAGE
-        )
-        pages = max(1, -(-total // LIST_PAGE))
+    return [_campaign_list(key, title, among, search, game) for key, title, among in lists]
 
-        def at(n, key=key):
-            return url_for("pages.campaigns", **{**request.args, key: n})
 
-        out.append(
-            {
-                "key": key,
-                "title": title,
-                "rows": rows,
-                "total": total,
-                "number": number,
-                "pages": pages,
-                "earlier": at(number - 1) if 1 < number <= pages + 1 else None,
-                "later": at(number + 1) if number < pages else None,
-            }
-        )
-    return out
+def _campaign_list(key: str, title: str, among, search: str, game: str) -> dict:
+    """One list of the front page: a page of it, with links to the pages around it."""
+    prefix = "mine_" if key == "mine" else ""
+    after = request.args.get(prefix + "after") or None
+    before = None if after else request.args.get(prefix + "before") or None
+    rows, more = service().store.campaign_page(
+        [among], search=search, game=game, after=after, before=before, limit=LIST_PAGE
+    )
+    kept = {k: v for k, v in request.args.items() if k not in (prefix + "after", prefix + "before")}
+
+    def at(**cursor) -> str:
+        return url_for("pages.campaigns", **kept, **{prefix + k: v for k, v in cursor.items()})
+
+    earlier = bool(rows) and (more if before else after is not None)
+    later = bool(rows) and (before is not None or more)
+    return {
+        "key": key,
+        "title": title,
+        "rows": rows,
+        "paged": bool(after or before),
+        "first": at(),
+        "earlier": at(before=rows[0].id) if earlier else None,
+        "later": at(after=rows[-1].id) if later else None,
+    }
 
 
 @bp.get("/")
 def campaigns():
-    return render_template(
-        "campaigns.html", lists=campaign_lists(), systems=systems.registry(), search=_search()
-    )
+    return render_template("campaigns.html", lists=campaign_lists(), **_finding())
+
+
+def _finding() -> dict:
+    """What the front page's search box shows: the words and game looked for, the games."""
+    return {"systems": systems.registry(), "search": _search(), "game": _game()}
 
 
 def _search() -> str:
     return request.args.get("q", "").strip()[:120]
+
+
+def _game() -> str:
+    game = request.args.get("game", "").strip()
+    return game if game in systems.registry() else ""
 
 
 @bp.post("/campaigns")
@@ -194,8 +207,7 @@ def start_campaign():
     return render_template(
         "campaigns.html",
         lists=campaign_lists(),
-        search=_search(),
-        systems=systems.registry(),
+        **_finding(),
         start_errors=errors,
         start_message=message,
         start_system=system_name,
