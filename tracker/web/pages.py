@@ -13,6 +13,7 @@ from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
+import msgspec
 from flask import (
     Blueprint,
     abort,
@@ -24,6 +25,7 @@ from flask import (
     url_for,
 )
 from jinja2 import TemplateNotFound
+from markupsafe import Markup, escape
 
 from tracker import stats, systems
 from tracker.campaign import CORE_EVENTS, slug
@@ -52,7 +54,7 @@ from tracker.web.forms import Failure, field_labels, form_data, player_words, ty
 bp = Blueprint("pages", __name__)
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
 # Events on a page of the audit log; the dice page lists as many of the latest rolls.
-AUDIT_PAGE = 200
+AUDIT_PAGE = 50
 
 
 def init_app(app):
@@ -65,6 +67,12 @@ def init_app(app):
     app.jinja_env.globals["static_text"] = static_text
     app.jinja_env.globals["kept_fields"] = entries.kept_fields
     app.jinja_env.globals["legal"] = entries.legal
+
+    @app.template_filter("data_json")
+    def data_json(data) -> Markup:
+        """An event's data as indented JSON, escaped for HTML (msgspec's encoder: a page of
+        the audit log shows a page of these)."""
+        return escape(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
 
     @app.template_filter("join_messages")
     def join_messages(messages) -> str:
@@ -549,6 +557,8 @@ def _audit_page(ctx: dict, status: int = 200, **extra):
         else None,
         page="audit",
         shown=reader_view(ctx["cid"]),
+        # The campaign as it stood after an event: this prefix and the event's number.
+        as_of=url_for("pages.dashboard", cid=ctx["cid"], at=""),
         **ctx,
         **extra,
     ), status
