@@ -11,6 +11,7 @@ import re
 import secrets
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from urllib.parse import urlparse
 
 import msgspec
@@ -241,6 +242,7 @@ def context(cid: str, at: int | None = None) -> dict:
 
     now_args = {k: v for k, v in request.args.items() if k != "at"}
     member = accounts().membership(cid, current_user())
+    audit, past = url_for("pages.audit", cid=cid), "" if view.is_latest else f"&at={view.version}"
 
     def may_see(side: str) -> bool:
         """Whether the reader may see what only `side`'s player sees (its hand)."""
@@ -266,9 +268,10 @@ def context(cid: str, at: int | None = None) -> dict:
         "expected_version": view.latest,
         "idem": secrets.token_urlsafe(12),
         "state_at": lambda version: svc.state(cid, version),
-        # The page of the audit log that shows an event, at that event.
+        # The page of the audit log that shows an event, at that event (as `link` makes it,
+        # its path made once: a page may link to many events).
         "audit_at": lambda version: (
-            link("audit", upto=min(view.version, version + AUDIT_PAGE // 2)) + f"#e{version}"
+            f"{audit}?upto={min(view.version, version + AUDIT_PAGE // 2)}{past}#e{version}"
         ),
         "recent": lambda count=8: svc.recent(cid, count, view.version),
     }
@@ -672,13 +675,48 @@ def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
     return shown
 
 
+# The histograms' drawing: a bar's width and the bars' height, in the SVG's units.
+BAR, HEIGHT = 24, 120
+
+
+class _Bar(NamedTuple):
+    """One bar of a histogram and where it is drawn (numbers written as the SVG takes them)."""
+
+    value: object
+    observed: int
+    expected: float
+    x: str  # the bar's left, and its line's ends
+    line_from: str
+    line_to: str
+    y: str  # the bar's top, height and the expected count's line
+    tall: str
+    line: str
+    middle: str  # the label's centre
+
+
+def _bar(number: int, value, observed: int, expected: float, top: float) -> _Bar:
+    x, tall = 5 + number * BAR, observed / top * HEIGHT
+    line = HEIGHT - expected / top * HEIGHT + 4
+    return _Bar(
+        value,
+        observed,
+        expected,
+        str(x + 3),
+        str(x + 1),
+        str(x + BAR - 1),
+        f"{HEIGHT - tall + 4:.2f}",
+        f"{tall:.2f}",
+        f"{line:.2f}",
+        str(x + BAR / 2),
+    )
+
+
 def _histogram(title, counts, expected, label=None):
     statistic, dof, p = stats.chi_square(counts, expected)
     total = sum(counts.values())
-    bars = [
-        {"value": k, "observed": counts.get(k, 0), "expected": total * pr}
-        for k, pr in sorted(expected.items())
-    ]
+    shape = [(k, counts.get(k, 0), total * pr) for k, pr in sorted(expected.items())]
+    top = max([o for _, o, _ in shape] + [e for _, _, e in shape] + [1])
+    bars = [_bar(number, *bar, top) for number, bar in enumerate(shape)]
     return {
         "title": title,
         "label": label or title,
@@ -687,7 +725,8 @@ def _histogram(title, counts, expected, label=None):
         "chi2": statistic,
         "dof": dof,
         "p": p,
-        "top": max([b["observed"] for b in bars] + [b["expected"] for b in bars] + [1]),
+        "top": top,
+        "width": len(bars) * BAR + 10,
     }
 
 
