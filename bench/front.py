@@ -63,8 +63,9 @@ def _copies(ids: list[str], recorded_at: str = "2026-01-01T00:00:00+00:00"):
         yield batch
 
 
-def _accounts(store: Store, ids: list[str]) -> None:
-    """The visitor (a member of MINE), ten organisers of everything, PUBLIC public ones."""
+def _accounts(store: Store, ids: list[str], everyone_public: bool = False) -> None:
+    """The visitor (a member of MINE), ten organisers of everything, PUBLIC public ones
+    (or every one but the visitor's)."""
     accounts = Accounts(store)
     accounts.init()
     visitor = accounts.sign_up("visitor", PASSWORD)
@@ -76,7 +77,7 @@ def _accounts(store: Store, ids: list[str]) -> None:
                 "INSERT INTO members (campaign, user_id, role) VALUES (?, ?, 'organiser')",
                 (cid, organisers[n % 10].id),
             )
-            public = n % spread == spread // 2 and cid not in MINE
+            public = (everyone_public or n % spread == spread // 2) and cid not in MINE
             tx.execute(
                 "INSERT INTO campaign_access (campaign, public) VALUES (?, ?)", (cid, int(public))
             )
@@ -85,15 +86,16 @@ def _accounts(store: Store, ids: list[str]) -> None:
 
 
 def database(kind: str) -> Path:
-    """The server database of `kind`: "10" or "10k" small campaigns, or "1M" (the 1M-event
-    campaign and nine small ones), made once."""
+    """The server database of `kind`: "10" or "10k" small campaigns, "10k-public" (the same,
+    every one public but the visitor's 2), or "1M" (the 1M-event campaign and nine small
+    ones), made once."""
     path = data.CACHE / f"front-{kind}-v{VERSION}.db"
     if path.exists():
         return path
     tmp = path.with_suffix(".tmp.db")
     for extra in ("", "-wal", "-shm"):
         Path(str(tmp) + extra).unlink(missing_ok=True)
-    count = {"10": 10, "10k": 10_000, "1M": 9}[kind]
+    count = {"10": 10, "10k": 10_000, "10k-public": 10_000, "1M": 9}[kind]
     print(f"  making {path.name} (once) ...", flush=True)
     if kind == "1M":
         shutil.copy(data.database("1M"), tmp)
@@ -105,7 +107,7 @@ def database(kind: str) -> Path:
     if kind == "1M":
         with store.transaction() as tx:  # the big one is public already: one of the ten
             tx.execute("DELETE FROM campaign_access")
-    _accounts(store, sorted(everyone))
+    _accounts(store, sorted(everyone), everyone_public=kind == "10k-public")
     store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
     tmp.replace(path)
@@ -174,6 +176,29 @@ def campaigns() -> list[Figure]:
                     f"{REQUESTS} requests a side, median of five pairs",
                 )
             )
+    out += _full_pages(small)
+    return out
+
+
+def _full_pages(small) -> list[Figure]:
+    """The two lists with 10,000 public campaigns: a full page against the 10."""
+    big, out = _client(database("10k-public")), []
+    for name, url, expect in (
+        ("front page", "/", b"League camp-00024"),
+        ("/api/campaigns", "/api/campaigns", b'"camp-00049"'),
+    ):
+        out.append(
+            _figure(
+                f"{name} with 10,000 public campaigns (a full page)",
+                _timed(big, url, expect),
+                _timed(small, url, b"camp-00007"),
+                f"{url} with 10k public",
+                f"{url} with 10",
+                1.5,
+                "as above, but every campaign public: the big page shows a full page (25 public "
+                "and the visitor's 2 on the front page, 50 by the API), the small one 10",
+            )
+        )
     return out
 
 

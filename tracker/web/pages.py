@@ -12,7 +12,7 @@ import secrets
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse
 
 import msgspec
 from flask import (
@@ -120,7 +120,7 @@ def local(url: str | None) -> str | None:
 
 
 # Campaigns on a page of the front page's lists.
-LIST_PAGE = 50
+LIST_PAGE = 25
 
 
 def campaign_lists() -> list[dict]:
@@ -169,8 +169,17 @@ def campaigns():
 
 
 def _finding() -> dict:
-    """What the front page's search box shows: the words and game looked for, the games."""
-    return {"systems": systems.registry(), "search": _search(), "game": _game()}
+    """What the front page's search box shows: the words and game looked for, the games;
+    and the links of each campaign listed (its path made once: a list holds a page)."""
+    dashboard = url_for("pages.dashboard", cid="CID").split("CID")
+    play_on = url_for("pages.play_on", cid="CID").split("CID")
+    return {
+        "systems": systems.registry(),
+        "search": _search(),
+        "game": _game(),
+        "dashboard_of": lambda cid: quote(cid, safe="").join(dashboard),
+        "play_on_of": lambda cid: quote(cid, safe="").join(play_on),
+    }
 
 
 def _search() -> str:
