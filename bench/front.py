@@ -185,7 +185,7 @@ def _full_pages(small) -> list[Figure]:
     big, out = _client(database("10k-public")), []
     for name, url, expect in (
         ("front page", "/", b"League camp-00024"),
-        ("/api/campaigns", "/api/campaigns", b'"camp-00049"'),
+        ("/api/campaigns", "/api/campaigns", b'"camp-00024"'),
     ):
         out.append(
             _figure(
@@ -196,7 +196,7 @@ def _full_pages(small) -> list[Figure]:
                 f"{url} with 10",
                 1.5,
                 "as above, but every campaign public: the big page shows a full page (25 public "
-                "and the visitor's 2 on the front page, 50 by the API), the small one 10",
+                "and the visitor's 2 on the front page, 25 by the API), the small one 10",
             )
         )
     return out

@@ -90,7 +90,7 @@ class CampaignsQuery(Schema):
         validate=validate.Length(min=1, max=200),
         metadata={"description": "the page after this campaign id (the Link header's next)"},
     )
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    limit = fields.Integer(load_default=25, validate=validate.Range(min=1, max=200))
 
 
 class CampaignCreateSchema(Schema):
@@ -435,17 +435,19 @@ def _converter():
     return plugin.converter
 
 
-def _campaign_json(row, public: bool | None = None, role: str | None = "?") -> dict:
-    if role == "?":
+def _campaign_json(row, public: bool | None = None, role: str | None = None) -> dict:
+    """A campaign as the API shows it; `public` and `role` asked of the accounts unless a
+    page of campaigns knows them already (`role` then None for a non-member)."""
+    if public is None:
         member = accounts().membership(row.id, current_user())
-        role = member.role if member else None
+        public, role = accounts().is_public(row.id), member.role if member else None
     return {
         "id": row.id,
         "system": row.system,
         "name": row.name,
         "version": row.version,
         "head": row.head,
-        "public": accounts().is_public(row.id) if public is None else public,
+        "public": public,
         "role": role,
     }
 
