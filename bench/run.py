@@ -13,10 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import data, figures, http, live
+from bench import data, figures, front, http, live
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
-STEPS = ("append", "import", "fold", "roster", "travel", "http", "live", "memory")
+STEPS = ("append", "import", "fold", "roster", "travel", "front", "http", "live", "memory")
 
 
 def main(argv=None) -> int:
@@ -32,7 +32,8 @@ def main(argv=None) -> int:
     began = time.perf_counter()
     print(f"machine: {figures.machine()}", flush=True)
     print("data (cached under bench/.cache/):", flush=True)
-    for size in ("1k", "10k", "100k") + (("1M",) if "memory" in steps else ()):
+    big = "memory" in steps or "front" in steps
+    for size in ("1k", "10k", "100k") + (("1M",) if big else ()):
         data.database(size)
     work = Path(tempfile.mkdtemp(prefix="tracker-bench-", dir=data.CACHE))
     results, shared = [], None
@@ -49,6 +50,8 @@ def main(argv=None) -> int:
                 new = [figures.roster(), figures.state_at_size()]
             elif step == "travel":
                 new = [figures.time_travel()]
+            elif step == "front":
+                new = front.run()
             elif step == "http":
                 figure, shared = http.run(work)
                 new = [figure]

@@ -200,6 +200,15 @@ def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+# The indexes a page of campaigns reads ids by, in their order (accounts.*_query): a page
+# costs what it shows, not what the database holds. Run apart from the schema, so a database
+# made before them gets them too.
+LIST_INDEXES = """
+CREATE INDEX IF NOT EXISTS members_by_user ON members (user_id, campaign);
+CREATE INDEX IF NOT EXISTS campaign_access_public ON campaign_access (campaign) WHERE public = 1;
+"""
+
+
 class Accounts:
     """Users and their rights, in the store's database: read with `store.query`, written in
     `store.transaction()`, as everything that writes."""
@@ -209,6 +218,7 @@ class Accounts:
 
     def init(self) -> None:
         self.store.create(POSTGRES_SCHEMA if self.store.dialect == "postgresql" else SCHEMA)
+        self.store.create(LIST_INDEXES, "members_by_user")
 
     def _write(self, sql: str, args: tuple = ()):
         """One statement in a transaction of its own; its cursor (rowcount, rows returned)."""
@@ -438,6 +448,12 @@ class Accounts:
         a store to page through without reading them all)."""
         return "SELECT campaign FROM members WHERE user_id = ?", (user.id,)
 
+    def readable_queries(self, user: User | None) -> list[tuple[str, tuple]]:
+        """The ids of the campaigns `user` may read (its own and the public ones), as
+        queries for a store to page through together."""
+        mine = [self.member_of_query(user)] if user is not None else []
+        return [*mine, self.public_query(None)]
+
     def public_query(self, but_of: User | None) -> tuple[str, tuple]:
         """The ids of the public campaigns, but for those `but_of` is a member of."""
         if but_of is None:
@@ -451,6 +467,28 @@ class Accounts:
     def is_public(self, campaign: str) -> bool:
         row = self.store.one("SELECT public FROM campaign_access WHERE campaign = ?", (campaign,))
         return bool(row and row[0])
+
+    def public_among(self, campaigns: list[str]) -> set[str]:
+        """Those of `campaigns` that are public, in one query."""
+        if not campaigns:
+            return set()
+        marks = ", ".join("?" * len(campaigns))
+        rows = self.store.query(
+            f"SELECT campaign FROM campaign_access WHERE public = 1 AND campaign IN ({marks})",
+            campaigns,
+        )
+        return {row[0] for row in rows}
+
+    def roles_among(self, user: User | None, campaigns: list[str]) -> dict[str, str]:
+        """The role of `user` in each of `campaigns` it is a member of, in one query."""
+        if user is None or not campaigns:
+            return {}
+        marks = ", ".join("?" * len(campaigns))
+        rows = self.store.query(
+            f"SELECT campaign, role FROM members WHERE user_id = ? AND campaign IN ({marks})",
+            [user.id, *campaigns],
+        )
+        return dict(rows)
 
     def public_campaigns(self) -> set[str]:
         return {

@@ -55,8 +55,8 @@ class _ThreadStates(threading.local):
 
 
 class StateCache:
-    """The latest states for readers and for writers, the campaigns' first events, and the
-    dice tallies.
+    """The latest states for readers and for writers, the campaigns' first events, the
+    dice tallies and the worded ends of the logs.
 
     Readers share a state and never change it: each thread keeps its own (a thread serves one
     request at a time, so nobody changes it under a page). A writer changes the state it
@@ -70,6 +70,7 @@ class StateCache:
         self._writers = Handover(writers)
         self._firsts: dict[str, tuple[str, str]] = {}
         self.tallies = Handover(writers)
+        self.tails = Handover(writers)  # the worded ends of logs (tracker.wording)
 
     # -- readers -----------------------------------------------------------------------------
 
@@ -114,3 +115,4 @@ class StateCache:
         self._threads.entries.clear()
         self._writers.clear()
         self.tallies.clear()
+        self.tails.clear()

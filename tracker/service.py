@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from marshmallow import ValidationError
 
-from tracker import systems
+from tracker import systems, wording
 from tracker.cache import Kept, StateCache
 from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, Entry, View, slug
 from tracker.checks import draw, unicode_only
@@ -141,17 +141,12 @@ class Service:
         log of the campaign as of `as_of` (the latest when None), worded as `history(campaign,
         as_of)` words them.
 
-        Folds to just before the page from a snapshot, skipping what is voided as of `as_of`,
-        so the cost of a page does not grow with the log.
+        Read from the campaign's worded tail where it holds the page, else folded to just
+        before the page from a snapshot, skipping what is voided as of `as_of` (see
+        tracker.wording), so the cost of a page does not grow with the log.
         """
-        system, _ = self.system_of(campaign)
         voided = self.store.voids(campaign, as_of)
-        first = max(1, upto - count + 1)
-        state = None
-        if first > 1:
-            state, _ = self.folder.fold(campaign, system, first - 1, voided)
-        events = self.store.read(campaign, after=first - 1, upto=upto)
-        return list(self._worded(system, state, events, voided))
+        return wording.page(self, campaign, upto, count, voided)
 
     def recent(self, campaign: str, count: int = 10, upto: int | None = None) -> list[Entry]:
         """The last `count` events up to `upto` (the latest when None), newest first, worded

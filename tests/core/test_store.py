@@ -344,9 +344,76 @@ def test_campaign_rows_name_each_campaign_from_its_first_event(store):
         ("b", "warcry", "Bravo", 2),
         ("a", "claim", "Alpha", 1),
     ]
-    page, total = store.campaign_page("SELECT ?", ("a",), search="alp")
-    assert total == 1 and [r.id for r in page] == ["a"]
+    page, more = store.campaign_page([("SELECT ? AS campaign", ("a",))], search="alp")
+    assert not more and [r.id for r in page] == ["a"]
     assert store.campaign("b").head == store.head("b")[1] and store.campaign("z") is None
+
+
+def started(store, campaign, system, name, events=0):
+    store.append(campaign, [NewEvent("CampaignStarted", {"system": system, "name": name}, {})], 0)
+    if events:
+        store.append(campaign, [ev(n) for n in range(events)], 1)
+
+
+def ids_of(store, table: str) -> tuple[str, tuple]:
+    """A query for the ids a test lists: those in a table of its own, as the accounts keep."""
+    return f"SELECT campaign FROM {table}", ()
+
+
+def test_a_page_of_campaigns_says_what_the_log_says_of_each(store):
+    for number in range(7):
+        started(store, f"c{number}", "warcry" if number % 2 else "claim", f"Camp {number}", number)
+    page, more = store.campaign_page([("SELECT campaign FROM events WHERE version = 1", ())])
+    assert not more and page == store.campaigns()[::1] == [store.campaign(r.id) for r in page]
+    for row in page:
+        events = list(store.read(row.id))
+        assert (row.version, row.head) == (events[-1].version, events[-1].hash)
+        assert (row.system, row.name, row.started_at) == (
+            events[0].data["system"],
+            events[0].data["name"],
+            events[0].recorded_at,
+        )
+
+
+def test_campaigns_are_paged_by_id_both_ways_from_any_of_several_lists(store):
+    with store.transaction() as tx:
+        tx.execute("CREATE TABLE listed_a (campaign TEXT PRIMARY KEY)")
+        tx.execute("CREATE TABLE listed_b (campaign TEXT PRIMARY KEY)")
+    for number in range(10):
+        started(store, f"c{number}", "warcry", f"Camp {number}")
+        with store.transaction() as tx:  # c0-c5 in one list, c4-c7 in the other, c8-c9 in none
+            if number < 6:
+                tx.execute("INSERT INTO listed_a VALUES (?)", (f"c{number}",))
+            if 4 <= number < 8:
+                tx.execute("INSERT INTO listed_b VALUES (?)", (f"c{number}",))
+    among = [ids_of(store, "listed_a"), ids_of(store, "listed_b")]
+
+    def page(**cursor):
+        rows, more = store.campaign_page(among, limit=3, **cursor)
+        return [r.id for r in rows], more
+
+    assert page() == (["c0", "c1", "c2"], True)
+    assert page(after="c2") == (["c3", "c4", "c5"], True)
+    assert page(after="c5") == (["c6", "c7"], False)
+    assert page(before="c6") == (["c3", "c4", "c5"], True)
+    assert page(before="c3") == (["c0", "c1", "c2"], False)
+    assert page(after="c7") == ([], False)
+
+
+def test_campaigns_are_found_by_name_or_id_whatever_the_case_and_by_game(store):
+    started(store, "ember", "warcry", "The Ember Crown")
+    started(store, "tavern", "claim", "Tavern nights")
+    started(store, "odd_100", "claim", "A 100% league")
+    among = [("SELECT campaign FROM events WHERE version = 1", ())]
+
+    def found(**search):
+        return [r.id for r in store.campaign_page(among, **search)[0]]
+
+    assert found(search="EMBER cr") == ["ember"] and found(search="tav") == ["tavern"]
+    assert found(search="0%") == ["odd_100"] and found(search="d_1") == ["odd_100"]
+    assert found(search="x%") == [] and found(search="_") == ["odd_100"]
+    assert found(game="claim") == ["odd_100", "tavern"]
+    assert found(game="claim", search="crown") == [] and found(game="hellas") == []
 
 
 def test_position_and_changes_follow_the_global_order(store):

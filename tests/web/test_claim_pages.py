@@ -588,8 +588,14 @@ def test_the_replay_links_each_step_to_the_table_as_it_stood(client, tavern):
 # -- shared pages -------------------------------------------------------------------------
 
 
-def test_the_audit_log_tells_every_claim_event_in_words(client, tavern):
-    body = text(client.get(f"/c/{tavern}/audit"))
+def test_the_audit_log_tells_every_claim_event_in_words(client, tavern, svc):
+    from tracker.web.pages import AUDIT_PAGE
+
+    latest = svc.store.version(tavern)
+    body = " ".join(  # every page of the log
+        text(client.get(f"/c/{tavern}/audit?upto={upto}"))
+        for upto in range(AUDIT_PAGE, latest + AUDIT_PAGE, AUDIT_PAGE)
+    )
     assert "Game 1 was dealt, 13 cards each; Mara leads the first trick" in body
     assert "was turned up for trick 1" in body
 

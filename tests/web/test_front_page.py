@@ -1,7 +1,9 @@
 """The front page a first visit meets: the visitor's own campaigns apart from the samples,
 paged and searched by name; and playing on from any campaign one may read."""
 
+import html
 import json
+import re
 
 import pytest
 from pagetools import text, version
@@ -71,16 +73,35 @@ def many(svc, accounts, organiser):
     return svc
 
 
-def test_the_front_page_pages_through_many_campaigns(client, many, monkeypatch):
+def links(listed: str) -> dict[str, str]:
+    """The pager's links of a list, by rel (prev, next), unescaped."""
+    found = re.findall(r'<a href="([^"]+)" rel="(prev|next)"', listed)
+    return {rel: html.unescape(href) for href, rel in found}
+
+
+def test_the_front_page_pages_through_many_campaigns_by_id(client, many, monkeypatch):
     monkeypatch.setattr(pages, "LIST_PAGE", 50)
-    first = client.get("/")
-    listed = section(first, "mine")
-    assert "League 000" in listed and "League 049" in listed and "League 050" not in listed
-    assert "Page 1 of 3 (120 campaigns)" in text(first) and "?mine=2" in listed
-    last = section(client.get("/?mine=3"), "mine")
-    assert "League 119" in last and "League 099" not in last and "?mine=2" in last
-    beyond = client.get("/?mine=9")
+    first = section(client.get("/"), "mine")
+    assert "League 000" in first and "League 049" in first and "League 050" not in first
+    assert links(first) == {"next": "/?mine_after=l049"}
+    second = section(client.get(links(first)["next"]), "mine")
+    assert "League 050" in second and "League 099" in second and "League 049" not in second
+    assert links(second) == {"prev": "/?mine_before=l050", "next": "/?mine_after=l099"}
+    last = section(client.get(links(second)["next"]), "mine")
+    assert "League 119" in last and "League 099" not in last
+    assert links(last) == {"prev": "/?mine_before=l100"}
+    back = section(client.get(links(last)["prev"]), "mine")
+    assert "League 050" in back and "League 099" in back and "League 100" not in back
+    assert links(back) == {"prev": "/?mine_before=l050", "next": "/?mine_after=l099"}
+    assert links(section(client.get(links(back)["prev"]), "mine")) == {"next": "/?mine_after=l049"}
+    beyond = client.get("/?mine_after=l119")
     assert beyond.status_code == 200 and "back to the first page" in text(beyond)
+
+
+def test_paging_one_list_keeps_the_search_and_the_other_lists_place(client, many, monkeypatch):
+    monkeypatch.setattr(pages, "LIST_PAGE", 5)
+    listed = section(client.get("/?q=league 1&after=zz"), "mine")
+    assert links(listed)["next"] == "/?q=league+1&after=zz&mine_after=l104"
 
 
 def test_the_front_page_searches_by_name_whatever_the_case(client, many):
@@ -89,6 +110,17 @@ def test_the_front_page_searches_by_name_whatever_the_case(client, many):
     assert "League 042" in section(client.get("/?q=LEAGUE 042"), "mine")
     nothing = client.get("/?q=50%25")  # a % is a character to look for, not a wildcard
     assert "None of these is called anything like" in section(nothing, "mine")
+    assert "League 042" in section(client.get("/?q=l042"), "mine")  # by id too
+
+
+def test_the_front_page_finds_campaigns_by_game_without_script(client, many, svc):
+    svc.start("tavern", "claim", "Tavern nights", {"players": CLAIM_PLAYERS})
+    page = client.get("/?game=claim")
+    mine = section(page, "mine")
+    assert "Tavern nights" in mine and "League" not in mine
+    assert '<option value="claim" selected>' in page.get_data(as_text=True)
+    assert "Tavern nights" not in section(client.get("/?game=warcry&q=tavern"), "mine")
+    assert "is a campaign of Claim" in section(client.get("/?game=claim&q=league"), "mine")
 
 
 def test_the_front_page_reads_no_campaigns_events_beyond_their_first_and_head(
@@ -100,7 +132,7 @@ def test_the_front_page_reads_no_campaigns_events_beyond_their_first_and_head(
     monkeypatch.setattr(Store, "read", refuse)
     monkeypatch.setattr(Store, "campaigns", refuse)
     monkeypatch.setattr(Service, "state", refuse)
-    page = client.get("/?mine=2")
+    page = client.get("/?mine_after=l049")
     assert page.status_code == 200 and "League 050" in section(page, "mine")
 
 

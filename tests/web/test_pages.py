@@ -397,7 +397,7 @@ def test_the_audit_log_comes_in_pages_that_cover_every_event_once_newest_page_fi
     from tracker.web.pages import AUDIT_PAGE
 
     latest = svc.store.version(sample)
-    assert latest > AUDIT_PAGE  # the sample needs two pages
+    assert latest > 2 * AUDIT_PAGE  # the sample needs several pages
     seen, url, pages = [], f"/c/{sample}/audit", 0
     while url:
         page = client.get(url)
@@ -409,7 +409,7 @@ def test_the_audit_log_comes_in_pages_that_cover_every_event_once_newest_page_fi
         pages += 1
         earlier = re.search(r'<a href="([^"]+)" rel="prev">', html)
         url = earlier.group(1).replace("&amp;", "&") if earlier else None
-    assert pages == 2 and seen == list(range(1, latest + 1))
+    assert pages == -(-latest // AUDIT_PAGE) and seen == list(range(1, latest + 1))
     assert 'rel="next"' in client.get(f"/c/{sample}/audit?upto=10").get_data(as_text=True)
 
 

@@ -370,41 +370,84 @@ class Store:
         return self._campaign_rows("", ())
 
     def campaign(self, campaign: str) -> CampaignRow | None:
-        """The row of one campaign, or None."""
-        rows = self._campaign_rows("AND f.campaign = ?", (campaign,))
+        """The row of one campaign, or None: its first event and its head, found by the
+        log's (campaign, version) key, whatever the log holds besides."""
+        rows = self._rows_of("SELECT ? AS campaign", (campaign,))
         return rows[0] if rows else None
 
     def _first_fields(self) -> str:
         return f"f.campaign, {self.field('f.data', 'system')}, {self.field('f.data', 'name')}"
 
-    def campaign_page(
-        self, among: str, args: tuple, *, search: str = "", limit: int = 50, offset: int = 0
-    ) -> tuple[list[CampaignRow], int]:
-        """A page of the campaigns whose ids the query `among` gives (with `args`), those whose
-        name or id holds `search` (whatever the case of its ASCII letters), oldest first; and
-        how many there are in all.
-
-        Reads each campaign's first event and its head, never the events between: a page
-        costs the same with thousands of campaigns of thousands of events."""
-        where, params = f"f.version = 1 AND f.campaign IN ({among})", list(args)
-        if search:
-            escaped = search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where += (
-                f" AND ({self.field('f.data', 'name')} {self.LIKE} ? ESCAPE '\\'"
-                f" OR f.campaign {self.LIKE} ? ESCAPE '\\')"
-            )
-            params += [f"%{escaped}%"] * 2
-        (total,) = self.one(f"SELECT count(*) FROM events f WHERE {where}", params)
+    def _rows_of(self, ids: str, args: tuple | list, tail: str = "") -> list[CampaignRow]:
+        """The rows of the campaigns whose ids the query `ids` gives, each read by the log's
+        (campaign, version) key: its first event and its head."""
         rows = self.query(
             f"""
             SELECT {self._first_fields()}, f.recorded_at, h.version, h.hash
-            FROM events f JOIN events h ON h.campaign = f.campaign AND h.version = (
-                SELECT max(version) FROM events WHERE campaign = f.campaign)
-            WHERE {where} ORDER BY f.position LIMIT ? OFFSET ?
+            FROM ({ids}) ids
+            JOIN events f ON f.campaign = ids.campaign AND f.version = 1
+            JOIN events h ON h.campaign = ids.campaign AND h.version = (
+                SELECT max(m.version) FROM events m WHERE m.campaign = ids.campaign)
+            {tail}
             """,
-            [*params, limit, offset],
+            args,
         )
-        return _rows_of_campaigns(rows), total
+        return _rows_of_campaigns(rows)
+
+    def campaign_page(
+        self,
+        among: list[tuple[str, tuple]],
+        *,
+        search: str = "",
+        game: str = "",
+        after: str | None = None,
+        before: str | None = None,
+        limit: int = 50,
+    ) -> tuple[list[CampaignRow], bool]:
+        """A page of campaigns by id (A to Z): those that any of the queries `among` gives
+        (each `(sql, args)` selecting a column `campaign`), whose name or id holds `search`
+        (whatever the case of its ASCII letters) and whose game is `game` (when given), after
+        the id `after` (or before the id `before`, the page just before it); and whether
+        there are more beyond the page (after it, or before it when paging back).
+
+        Each query of `among` is read in the order of the id from the cursor on, at most a
+        page of it: a page costs what it shows (plus what the search passes over), not what
+        the database holds, provided each query is read by an index on its ids (see the
+        accounts' `*_query`)."""
+        back = before is not None
+        cursor, order = (before, "DESC") if back else (after, "ASC")
+        arms, params = [], []
+        for sql, args in among:
+            where, these = self._page_filter(search, game, cursor, back)
+            arms.append(
+                f"SELECT campaign FROM (SELECT a.campaign FROM ({sql}) a "
+                f"JOIN events f ON f.campaign = a.campaign AND f.version = 1 "
+                f"WHERE {where} ORDER BY a.campaign {order} LIMIT ?) arm{len(arms)}"
+            )
+            params += [*args, *these, limit + 1]
+        ids = " UNION ".join(arms)
+        rows = self._rows_of(ids, [*params, limit + 1], f"ORDER BY ids.campaign {order} LIMIT ?")
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return (rows[::-1] if back else rows), more
+
+    def _page_filter(self, search: str, game: str, cursor: str | None, back: bool):
+        """The WHERE of one query of a page of campaigns, and its arguments."""
+        where, params = ["1 = 1"], []
+        if cursor is not None:
+            where.append("a.campaign < ?" if back else "a.campaign > ?")
+            params.append(cursor)
+        if search:
+            escaped = search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where.append(
+                f"({self.field('f.data', 'name')} {self.LIKE} ? ESCAPE '\\'"
+                f" OR a.campaign {self.LIKE} ? ESCAPE '\\')"
+            )
+            params += [f"%{escaped}%"] * 2
+        if game:
+            where.append(f"{self.field('f.data', 'system')} = ?")
+            params.append(game)
+        return " AND ".join(where), params
 
     def _campaign_rows(self, where: str, args: tuple) -> list[CampaignRow]:
         rows = self.query(

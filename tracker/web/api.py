@@ -39,7 +39,6 @@ from tracker.web.context import (
     policy,
     reader_view,
     service,
-    visible_campaigns,
 )
 
 STRICT = {"strict": True}
@@ -75,6 +74,23 @@ class CampaignSchema(Schema):
     head = fields.Str(required=True)
     public = fields.Bool(required=True)
     role = fields.Str(allow_none=True, metadata={"description": "your role in it, if any"})
+
+
+class CampaignsQuery(Schema):
+    q = fields.Str(
+        load_default="",
+        validate=validate.Length(max=120),
+        metadata={"description": "only those whose name or id holds these words (any case)"},
+    )
+    game = fields.Str(
+        load_default="", metadata={"description": "only the campaigns of this game system"}
+    )
+    after = fields.Str(
+        load_default=None,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "the page after this campaign id (the Link header's next)"},
+    )
+    limit = fields.Integer(load_default=25, validate=validate.Range(min=1, max=200))
 
 
 class CampaignCreateSchema(Schema):
@@ -419,24 +435,47 @@ def _converter():
     return plugin.converter
 
 
-def _campaign_json(row) -> dict:
-    member = accounts().membership(row.id, current_user())
+def _campaign_json(row, public: bool | None = None, role: str | None = None) -> dict:
+    """A campaign as the API shows it; `public` and `role` asked of the accounts unless a
+    page of campaigns knows them already (`role` then None for a non-member)."""
+    if public is None:
+        member = accounts().membership(row.id, current_user())
+        public, role = accounts().is_public(row.id), member.role if member else None
     return {
         "id": row.id,
         "system": row.system,
         "name": row.name,
         "version": row.version,
         "head": row.head,
-        "public": accounts().is_public(row.id),
-        "role": member.role if member else None,
+        "public": public,
+        "role": role,
     }
 
 
 @blp.route("/campaigns")
+@blp.arguments(CampaignsQuery(), location="query", error_status_code=400)
 @blp.response(200, CampaignSchema(many=True))
-def list_campaigns():
-    """The campaigns the caller may see: its own and the public ones."""
-    return [_campaign_json(row) for row in visible_campaigns()]
+@errors(400)
+def list_campaigns(query):
+    """The campaigns the caller may see (its own and the public ones), by id, a page at a
+    time: at most `limit`, after the id `after`; `q` finds words in a name or id, `game` a
+    game. A `Link` header names the next page (rel="next") while there is one."""
+    user, access = current_user(), accounts()
+    rows, more = service().store.campaign_page(
+        access.readable_queries(user),
+        search=query["q"].strip(),
+        game=query["game"].strip(),
+        after=query["after"],
+        limit=query["limit"],
+    )
+    ids = [row.id for row in rows]
+    public, roles = access.public_among(ids), access.roles_among(user, ids)
+    body = [_campaign_json(row, row.id in public, roles.get(row.id)) for row in rows]
+    if not more:
+        return body
+    args = {k: v for k, v in request.args.items() if k != "after"}
+    following = url_for("api.list_campaigns", **args, after=rows[-1].id)
+    return body, 200, {"Link": f'<{following}>; rel="next"'}
 
 
 @blp.route("/campaigns", methods=["POST"])

@@ -145,12 +145,6 @@ def actor() -> str:
     return user.name if user else "anonymous"
 
 
-def visible_campaigns():
-    """The campaigns the reader may see: its own and the public ones."""
-    allowed = policy().readable()
-    return [c for c in service().campaigns() if c.id in allowed]
-
-
 def reader_view(cid: str):
     """A function giving an event's data as the current reader may see it now.
 

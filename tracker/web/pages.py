@@ -12,8 +12,10 @@ import re
 import secrets
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
-from urllib.parse import urlparse
+from typing import NamedTuple
+from urllib.parse import quote, urlparse
 
+import msgspec
 from flask import (
     Blueprint,
     abort,
@@ -25,6 +27,7 @@ from flask import (
     url_for,
 )
 from jinja2 import TemplateNotFound
+from markupsafe import Markup, escape
 
 from tracker import stats, systems
 from tracker.campaign import CORE_EVENTS, slug
@@ -60,7 +63,7 @@ from tracker.web.forms import (
 bp = Blueprint("pages", __name__)
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
 # Events on a page of the audit log; the dice page lists as many of the latest rolls.
-AUDIT_PAGE = 200
+AUDIT_PAGE = 50
 
 
 def init_app(app):
@@ -75,6 +78,12 @@ def init_app(app):
     app.jinja_env.globals["legal"] = entries.legal
     # The ways to pick `n` of a hand (the candidates a form asks `legal` about).
     app.jinja_env.globals["combinations"] = itertools.combinations
+
+    @app.template_filter("data_json")
+    def data_json(data) -> Markup:
+        """An event's data as indented JSON, escaped for HTML (msgspec's encoder: a page of
+        the audit log shows a page of these)."""
+        return escape(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
 
     @app.template_filter("join_messages")
     def join_messages(messages) -> str:
@@ -121,53 +130,75 @@ def local(url: str | None) -> str | None:
 
 
 # Campaigns on a page of the front page's lists.
-LIST_PAGE = 50
+LIST_PAGE = 25
 
 
 def campaign_lists() -> list[dict]:
     """The front page's lists: the visitor's own campaigns, then the samples and the other
-    public ones; each a page of LIST_PAGE (?mine=N, ?page=N), searched by name with ?q=."""
-    search = _search()
+    public ones; each by id (A to Z), a page of LIST_PAGE at a time (?mine_after=ID and
+    ?mine_before=ID for the first, ?after=ID and ?before=ID for the second), searched by
+    name or id with ?q= and by game with ?game=."""
+    search, game = _search(), _game()
     user, access = current_user(), accounts()
     lists = []
     if user is not None:
         lists.append(("mine", "Your campaigns", access.member_of_query(user)))
     lists.append(("page", "Samples and public campaigns", access.public_query(user)))
-    out = []
-    for key, title, (among, args) in lists:
-        number = max(request.args.get(key, 1, type=int), 1)
-        rows, total = service().store.campaign_page(
-            among, args, search=search, limit=LIST_PAGE, offset=(number - 1) * LIST_PAGE
-        )
-        pages = max(1, -(-total // LIST_PAGE))
+    return [_campaign_list(key, title, among, search, game) for key, title, among in lists]
 
-        def at(n, key=key):
-            return url_for("pages.campaigns", **{**request.args, key: n})
 
-        out.append(
-            {
-                "key": key,
-                "title": title,
-                "rows": rows,
-                "total": total,
-                "number": number,
-                "pages": pages,
-                "earlier": at(number - 1) if 1 < number <= pages + 1 else None,
-                "later": at(number + 1) if number < pages else None,
-            }
-        )
-    return out
+def _campaign_list(key: str, title: str, among, search: str, game: str) -> dict:
+    """One list of the front page: a page of it, with links to the pages around it."""
+    prefix = "mine_" if key == "mine" else ""
+    after = request.args.get(prefix + "after") or None
+    before = None if after else request.args.get(prefix + "before") or None
+    rows, more = service().store.campaign_page(
+        [among], search=search, game=game, after=after, before=before, limit=LIST_PAGE
+    )
+    kept = {k: v for k, v in request.args.items() if k not in (prefix + "after", prefix + "before")}
+
+    def at(**cursor) -> str:
+        return url_for("pages.campaigns", **kept, **{prefix + k: v for k, v in cursor.items()})
+
+    earlier = bool(rows) and (more if before else after is not None)
+    later = bool(rows) and (before is not None or more)
+    return {
+        "key": key,
+        "title": title,
+        "rows": rows,
+        "paged": bool(after or before),
+        "first": at(),
+        "earlier": at(before=rows[0].id) if earlier else None,
+        "later": at(after=rows[-1].id) if later else None,
+    }
 
 
 @bp.get("/")
 def campaigns():
-    return render_template(
-        "campaigns.html", lists=campaign_lists(), systems=systems.registry(), search=_search()
-    )
+    return render_template("campaigns.html", lists=campaign_lists(), **_finding())
+
+
+def _finding() -> dict:
+    """What the front page's search box shows: the words and game looked for, the games;
+    and the links of each campaign listed (its path made once: a list holds a page)."""
+    dashboard = url_for("pages.dashboard", cid="CID").split("CID")
+    play_on = url_for("pages.play_on", cid="CID").split("CID")
+    return {
+        "systems": systems.registry(),
+        "search": _search(),
+        "game": _game(),
+        "dashboard_of": lambda cid: quote(cid, safe="").join(dashboard),
+        "play_on_of": lambda cid: quote(cid, safe="").join(play_on),
+    }
 
 
 def _search() -> str:
     return request.args.get("q", "").strip()[:120]
+
+
+def _game() -> str:
+    game = request.args.get("game", "").strip()
+    return game if game in systems.registry() else ""
 
 
 @bp.post("/campaigns")
@@ -205,8 +236,7 @@ def start_campaign():
     return render_template(
         "campaigns.html",
         lists=campaign_lists(),
-        search=_search(),
-        systems=systems.registry(),
+        **_finding(),
         failure=start_failure(f"start-{system_name}", schema, errors or {}, message, form),
         start_system=system_name,
         submitted=form,
@@ -231,6 +261,7 @@ def context(cid: str, at: int | None = None) -> dict:
 
     now_args = {k: v for k, v in request.args.items() if k != "at"}
     member = accounts().membership(cid, current_user())
+    audit, past = url_for("pages.audit", cid=cid), "" if view.is_latest else f"&at={view.version}"
 
     def may_see(side: str) -> bool:
         """Whether the reader may see what only `side`'s player sees (its hand)."""
@@ -256,9 +287,10 @@ def context(cid: str, at: int | None = None) -> dict:
         "expected_version": view.latest,
         "idem": secrets.token_urlsafe(12),
         "state_at": lambda version: svc.state(cid, version),
-        # The page of the audit log that shows an event, at that event.
+        # The page of the audit log that shows an event, at that event (as `link` makes it,
+        # its path made once: a page may link to many events).
         "audit_at": lambda version: (
-            link("audit", upto=min(view.version, version + AUDIT_PAGE // 2)) + f"#e{version}"
+            f"{audit}?upto={min(view.version, version + AUDIT_PAGE // 2)}{past}#e{version}"
         ),
         "recent": lambda count=8: svc.recent(cid, count, view.version),
     }
@@ -553,6 +585,8 @@ def _audit_page(ctx: dict, status: int = 200, **extra):
         else None,
         page="audit",
         shown=reader_view(ctx["cid"]),
+        # The campaign as it stood after an event: this prefix and the event's number.
+        as_of=url_for("pages.dashboard", cid=ctx["cid"], at=""),
         **ctx,
         **extra,
     ), status
@@ -666,13 +700,48 @@ def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
     return shown
 
 
+# The histograms' drawing: a bar's width and the bars' height, in the SVG's units.
+BAR, HEIGHT = 24, 120
+
+
+class _Bar(NamedTuple):
+    """One bar of a histogram and where it is drawn (numbers written as the SVG takes them)."""
+
+    value: object
+    observed: int
+    expected: float
+    x: str  # the bar's left, and its line's ends
+    line_from: str
+    line_to: str
+    y: str  # the bar's top, height and the expected count's line
+    tall: str
+    line: str
+    middle: str  # the label's centre
+
+
+def _bar(number: int, value, observed: int, expected: float, top: float) -> _Bar:
+    x, tall = 5 + number * BAR, observed / top * HEIGHT
+    line = HEIGHT - expected / top * HEIGHT + 4
+    return _Bar(
+        value,
+        observed,
+        expected,
+        str(x + 3),
+        str(x + 1),
+        str(x + BAR - 1),
+        f"{HEIGHT - tall + 4:.2f}",
+        f"{tall:.2f}",
+        f"{line:.2f}",
+        str(x + BAR / 2),
+    )
+
+
 def _histogram(title, counts, expected, label=None):
     statistic, dof, p = stats.chi_square(counts, expected)
     total = sum(counts.values())
-    bars = [
-        {"value": k, "observed": counts.get(k, 0), "expected": total * pr}
-        for k, pr in sorted(expected.items())
-    ]
+    shape = [(k, counts.get(k, 0), total * pr) for k, pr in sorted(expected.items())]
+    top = max([o for _, o, _ in shape] + [e for _, _, e in shape] + [1])
+    bars = [_bar(number, *bar, top) for number, bar in enumerate(shape)]
     return {
         "title": title,
         "label": label or title,
@@ -681,7 +750,8 @@ def _histogram(title, counts, expected, label=None):
         "chi2": statistic,
         "dof": dof,
         "p": p,
-        "top": max([b["observed"] for b in bars] + [b["expected"] for b in bars] + [1]),
+        "top": top,
+        "width": len(bars) * BAR + 10,
     }
 
 
