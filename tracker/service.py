@@ -142,14 +142,16 @@ class Service:
         as_of)` words them.
 
         Folds to just before the page from a snapshot, skipping what is voided as of `as_of`,
-        so the cost of a page does not grow with the log.
+        so the cost of a page does not grow with the log; a long fold leaves a snapshot there.
         """
         system, _ = self.system_of(campaign)
         voided = self.store.voids(campaign, as_of)
         first = max(1, upto - count + 1)
         state = None
         if first > 1:
-            state, _ = self.folder.fold(campaign, system, first - 1, voided)
+            state, replayed = self.folder.fold(campaign, system, first - 1, voided)
+            if replayed >= self.snapshot_every and not stale(first - 1, voided):
+                self.store.save_snapshot(campaign, system.fingerprint, first - 1, json.dumps(state))
         events = self.store.read(campaign, after=first - 1, upto=upto)
         return list(self._worded(system, state, events, voided))
 
