@@ -42,6 +42,7 @@ STREAMS = 50
 READS = ("dashboard", "roster", "audit")  # the pages read, as often each
 PASSWORD = "a fine long bench password"
 _names = itertools.count(1)  # every correction a name of its own, over every side
+EVERY: list = []  # every side's tally since the run began: their appends are all checked
 
 
 # -- the campaigns ----------------------------------------------------------------------------
@@ -103,6 +104,7 @@ class Tally:
     reads: list = field(default_factory=list)
     appends: list = field(default_factory=list)  # acknowledged, their 409 retries included
     statuses: Counter = field(default_factory=Counter)
+    failures: Counter = field(default_factory=Counter)  # no answer: the error, how often
     acknowledged: list = field(default_factory=list)  # (campaign, version, name)
     requests: int = 0
     seconds: float = 0.0
@@ -111,6 +113,7 @@ class Tally:
         self.reads += other.reads
         self.appends += other.appends
         self.statuses.update(other.statuses)
+        self.failures.update(other.failures)
         self.acknowledged += other.acknowledged
         self.requests += other.requests
 
@@ -159,9 +162,10 @@ class LoadClient:
             self.conn.request(method, path, body, headers)
             answer = self.conn.getresponse()
             status, content = answer.status, answer.read()
-        except (OSError, http.client.HTTPException):
+        except (OSError, http.client.HTTPException) as error:
             self.conn.close()  # counted as a failure, as a 5xx is; the next request reconnects
             status, content = 599, b""
+            tally.failures[type(error).__name__] += 1
         tally.requests += 1
         tally.statuses[status] += 1
         return status, content
@@ -252,6 +256,7 @@ def side(port: int, roles: list[Role], seeded: Seeded, seconds: float) -> Tally:
     total = Tally(seconds=time.perf_counter() - began)
     for tally in tallies:
         total.add(tally)
+    EVERY.append(total)
     for client in clients:
         client.conn.close()
     return total
@@ -332,7 +337,8 @@ def run(work_dir: Path, seconds: float = SECONDS, rounds: int = ROUNDS):
     port = _port()
     log = open(work_dir / "load-server.log", "wb")
     server = serve(db, port, log)
-    figures, details, tallies = [], {}, []
+    figures, details = [], {}
+    EVERY.clear()
     try:
         warm = min(2.0, seconds / 4)
         for roles in (organisers(seeded, 20, bare=True), players(seeded, False)):
@@ -346,7 +352,6 @@ def run(work_dir: Path, seconds: float = SECONDS, rounds: int = ROUNDS):
                 rounds,
                 lambda a, b: a.rate / b.rate,
             )
-            tallies.append(mixed)
             figures += _mixed_figures(
                 clients, mixed, bare, f"{seconds:g} s a side, median of {rounds} pairs"
             )
@@ -357,7 +362,6 @@ def run(work_dir: Path, seconds: float = SECONDS, rounds: int = ROUNDS):
             rounds,
             lambda a, b: p95(a.appends) / p95(b.appends),
         )
-        tallies += [contended, alone]
         figures.append(_players_figure(contended, alone))
         details["players, shared campaigns"] = _described(contended)
         details["players, campaigns of their own"] = _described(alone)
@@ -367,12 +371,17 @@ def run(work_dir: Path, seconds: float = SECONDS, rounds: int = ROUNDS):
             rounds,
             lambda a, b: p95(a.reads) / p95(b.reads),
         )
-        tallies += [streaming, quiet]
         figures.append(_streams_figure(streaming, quiet))
         details[f"20 clients, {STREAMS} streams open"] = _described(streaming)
-        once, acknowledged = _once(port, seeded.organiser, tallies, seeded.versions)
-        errors = sum(t.server_errors for t in tallies)
-        answered = sum(t.requests for t in tallies)
+        details["20 clients, no stream"] = _described(quiet)
+        once, acknowledged = _once(port, seeded.organiser, EVERY, seeded.versions)
+        errors = sum(t.server_errors for t in EVERY)
+        answered = sum(t.requests for t in EVERY)
+        failures = sum((t.failures for t in EVERY), Counter())
+        details["every side"] = (
+            f"{answered} requests, {acknowledged} appends acknowledged, {errors} 5xx or "
+            f"no answer" + (f" ({dict(failures)})" if failures else "")
+        )
         figures.append(_once_figure(once, acknowledged, errors, answered))
     finally:
         server.terminate()
@@ -396,7 +405,8 @@ def _described(t: Tally) -> str:
     return (
         f"{t.rate:.0f} requests/s, read p95 {p95(t.reads):.0f} ms, acknowledged-append p95 "
         f"{p95(t.appends):.0f} ms, {len(t.appends)} appends, "
-        f"409s {t.statuses.get(409, 0)}, 5xx {t.server_errors}"
+        f"409s {t.statuses.get(409, 0)}, 5xx or no answer {t.server_errors}"
+        + (f" ({dict(t.failures)})" if t.failures else "")
     )
 
 
