@@ -137,10 +137,11 @@ class Role:
     side it records for (None: the organiser, any warband), the consistency it asks for."""
 
     token: str
-    campaign: str
+    campaign: str  # where it records
     side: str | None
     consistency: str
     bare: bool = False
+    reads: str | None = None  # the campaign whose pages it reads (None: where it records)
 
 
 class LoadClient:
@@ -178,7 +179,7 @@ class LoadClient:
                 self.read(tally)
 
     def read(self, tally: Tally) -> None:
-        cid, role = self.role.campaign, self.role
+        cid, role = self.role.reads or self.role.campaign, self.role
         if role.bare:
             path = "/bench/noop"
         else:
@@ -275,12 +276,15 @@ def organisers(seeded: Seeded, clients: int, bare: bool = False) -> list[Role]:
 
 def players(seeded: Seeded, contended: bool) -> list[Role]:
     """Target 2: PLAYERS players for each of the ten campaigns, each recording for its own
-    side with the per-side condition; uncontended, each records in a campaign of its own."""
+    side with the per-side condition; uncontended, each records in a campaign of its own
+    (and reads the same pages of the ten, so that both sides read alike)."""
     roles = []
     for k in range(PLAYERS):
         for j in range(CAMPAIGNS):
             cid = f"load-{j if contended or k == 0 else CAMPAIGNS * k + j}"
-            roles.append(Role(seeded.players[k], cid, seeded.warbands[k], "sides"))
+            roles.append(
+                Role(seeded.players[k], cid, seeded.warbands[k], "sides", reads=f"load-{j}")
+            )
     return roles
 
 
@@ -456,8 +460,9 @@ def _players_figure(contended: Tally, alone: Tally) -> Figure:
         3,
         False,
         f"{SERVER}; {PLAYERS * CAMPAIGNS} clients, each a player recording for its own side "
-        f"with the per-side condition, the same mix; against the same clients each in a "
-        f"campaign of its own; acknowledged appends, their 409 retries included",
+        f"with the per-side condition, the same mix; against the same clients each recording "
+        f"in a campaign of its own, reading the same pages; acknowledged appends, their 409 "
+        f"retries included",
     )
 
 
