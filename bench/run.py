@@ -13,10 +13,21 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import data, figures, front, http, live
+from bench import data, figures, front, http, live, load
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
-STEPS = ("append", "import", "fold", "roster", "travel", "front", "http", "live", "memory")
+STEPS = (
+    "append",
+    "import",
+    "fold",
+    "roster",
+    "travel",
+    "front",
+    "http",
+    "live",
+    "load",
+    "memory",
+)
 
 
 def main(argv=None) -> int:
@@ -60,6 +71,10 @@ def main(argv=None) -> int:
                 new = [figure]
                 for name, values in details.items():
                     print(f"   {name}: {live.shown(values)}", flush=True)
+            elif step == "load":
+                new, details = load.run(work)
+                for name, text in details.items():
+                    print(f"   {name}: {text}", flush=True)
             elif step == "memory":
                 new = [figures.memory()]
             elif step == "pg":  # not among the default steps: it starts a PostgreSQL

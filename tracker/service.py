@@ -143,7 +143,8 @@ class Service:
 
         Read from the campaign's worded tail where it holds the page, else folded to just
         before the page from a snapshot, skipping what is voided as of `as_of` (see
-        tracker.wording), so the cost of a page does not grow with the log.
+        tracker.wording), so the cost of a page does not grow with the log; a long fold leaves
+        a snapshot where it ended.
         """
         voided = self.store.voids(campaign, as_of)
         return wording.page(self, campaign, upto, count, voided)

@@ -13,11 +13,12 @@ page's end, are those the tail's words were folded without. Otherwise the simple
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from dataclasses import dataclass
 
 from tracker.campaign import Entry
-from tracker.fold import apply_event
+from tracker.fold import apply_event, stale
 
 # Events a tail keeps worded: a few pages of the audit log.
 TAIL = 200
@@ -40,11 +41,21 @@ def simple_page(service, campaign: str, upto: int, count: int, voided: dict) -> 
     """The `count` events up to `upto`, worded: folded to just before them from a snapshot."""
     system, _ = service.system_of(campaign)
     first = max(1, upto - count + 1)
-    state = None
-    if first > 1:
-        state, _ = service.folder.fold(campaign, system, first - 1, voided)
+    state = _state_before(service, campaign, system, first, voided)
     events = service.store.read(campaign, after=first - 1, upto=upto)
     return list(service._worded(system, state, events, voided))
+
+
+def _state_before(service, campaign: str, system, first: int, voided: dict) -> dict | None:
+    """The state just before event `first` (None before the first), folded from a snapshot
+    skipping `voided`; a long fold leaves a snapshot where it ended, unless a later void
+    reaches back into it (the next page there then starts from it)."""
+    if first <= 1:
+        return None
+    state, replayed = service.folder.fold(campaign, system, first - 1, voided)
+    if replayed >= service.snapshot_every and not stale(first - 1, voided):
+        service.store.save_snapshot(campaign, system.fingerprint, first - 1, json.dumps(state))
+    return state
 
 
 def page(service, campaign: str, upto: int, count: int, voided: dict) -> list[Entry]:
@@ -84,9 +95,7 @@ def _before(tail: Tail, voided: dict, upto: int) -> bool:
 
 def _new_tail(service, campaign: str, system, upto: int, voided: dict) -> Tail:
     first = max(1, upto - TAIL + 1)
-    state = None
-    if first > 1:
-        state, _ = service.folder.fold(campaign, system, first - 1, voided)
+    state = _state_before(service, campaign, system, first, voided)
     tail = Tail(first - 1, "", state, frozenset(), deque(maxlen=TAIL))
     _forward(service, campaign, system, tail, upto, voided)
     return tail

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -69,18 +70,35 @@ _INSERT = INSERT
 
 class _Transaction:
     """BEGIN IMMEDIATE for a `with` block: committed if the block ends, rolled back if it
-    raises. SQLite's own lock, with the busy timeout, makes writers take turns."""
+    raises. The writers of one process queue on the file's own lock (`_writers`) first, so
+    they take turns without sleeping; SQLite's lock, with the busy timeout, makes the
+    writers of different processes take turns."""
 
-    __slots__ = ("conn",)
+    __slots__ = ("conn", "lock", "timeout")
 
-    def __init__(self, conn: sqlite3.Connection):
-        self.conn = conn
+    def __init__(self, conn: sqlite3.Connection, lock: threading.RLock | None, timeout: float):
+        self.conn, self.lock, self.timeout = conn, lock, timeout
 
     def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
+        lock = self.lock
+        if lock is not None and not lock.acquire(timeout=self.timeout):
+            raise sqlite3.OperationalError("database is locked")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
         return self.conn
 
     def __exit__(self, kind, error, traceback) -> None:
+        try:
+            self._end(kind)
+        finally:
+            if self.lock is not None:
+                self.lock.release()
+
+    def _end(self, kind) -> None:
         conn = self.conn
         if not conn.in_transaction:
             return
@@ -93,6 +111,22 @@ class _Transaction:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+
+
+# One lock per database file for the writers of this process, looked up at each write
+# (re-entrant: a thread that writes through a second connection of its own meets SQLite's
+# busy timeout, as before). A forked process starts with locks of its own, none held.
+_writers: dict[str, threading.RLock] = {}
+os.register_at_fork(after_in_child=_writers.clear)
+
+
+def _writers_of(key: str | None) -> threading.RLock | None:
+    """This process's lock of the database file named by `key` (None: a database in
+    memory, which each connection has to itself)."""
+    if key is None:
+        return None
+    lock = _writers.get(key)
+    return lock if lock is not None else _writers.setdefault(key, threading.RLock())
 
 
 def _read_only(path: str, timeout: float) -> sqlite3.Connection:
@@ -129,6 +163,9 @@ class SQLiteStore(Store):
     def __init__(self, path: str | Path, *, timeout: float = 30.0, readonly: bool = False):
         self.path = self.target = str(path)
         self.readonly = readonly
+        self.timeout = timeout
+        in_memory = self.path in ("", ":memory:")
+        self._file = None if readonly or in_memory else os.path.realpath(self.path)
         if readonly:
             conn = _read_only(self.path, timeout)
         else:
@@ -152,7 +189,7 @@ class SQLiteStore(Store):
         opened for reading."""
         if self.readonly:
             raise ReadOnly(self.path)
-        return _Transaction(self.conn)
+        return _Transaction(self.conn, _writers_of(self._file), self.timeout)
 
     def create(self, script: str, marker: str = "") -> None:
         """Run a schema script (every statement in it says IF NOT EXISTS)."""

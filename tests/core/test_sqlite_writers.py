@@ -1,0 +1,211 @@
+"""The writers of one process on one SQLite file: they queue on the file's own lock and lose
+nothing; and a page of the log leaves a snapshot where a long fold ended, which changes
+nothing it shows."""
+
+import threading
+
+import pytest
+
+from tracker.dice import SeededRoller
+from tracker.errors import Conflict
+from tracker.events import NewEvent
+from tracker.service import Service
+from tracker.store import Store
+from tracker.store import sqlite as engine
+
+WRITERS = 8
+EACH = 25
+
+
+def _noted(n):
+    return NewEvent("Noted", {"n": n}, {})
+
+
+def test_many_threads_appending_to_one_campaign_land_each_append_once_on_a_gapless_chain(
+    tmp_path,
+):
+    path = tmp_path / "tracker.db"
+    Store(path).init()
+    acknowledged, failures = [], []
+    start = threading.Barrier(WRITERS)
+
+    def writer(number):
+        store = Store(path)  # a connection of its own, as each server thread keeps
+        try:
+            start.wait()
+            for n in range(EACH):
+                while True:  # a writer that lost the race reads the head and tries again
+                    try:
+                        result = store.append("c", [_noted(f"{number}-{n}")], store.version("c"))
+                        break
+                    except Conflict:
+                        continue
+                acknowledged.append((f"{number}-{n}", result.last_version))
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert failures == []
+    store = Store(path)
+    log = list(store.read("c"))
+    assert [e.version for e in log] == list(range(1, WRITERS * EACH + 1))
+    at = {e.data["n"]: e.version for e in log}
+    assert sorted(at.items()) == sorted(acknowledged)
+    assert store.verify("c") is None
+    store.close()
+
+
+def test_many_threads_appending_each_to_its_own_campaign_never_conflict(tmp_path):
+    path = tmp_path / "tracker.db"
+    Store(path).init()
+    failures = []
+
+    def writer(number):
+        store = Store(path)
+        try:
+            for n in range(EACH):
+                store.append(f"c{number}", [_noted(n)], n)
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    store = Store(path)
+    for number in range(WRITERS):
+        assert [e.data["n"] for e in store.read(f"c{number}")] == list(range(EACH))
+        assert store.verify(f"c{number}") is None
+    store.close()
+
+
+def _free(store) -> bool:
+    """Whether another thread may take the file's writers' lock at once."""
+    got = []
+
+    def other():
+        lock = engine._writers_of(store._file)
+        got.append(lock.acquire(blocking=False))
+        if got[0]:
+            lock.release()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    return got[0]
+
+
+def test_a_write_that_fails_undoes_itself_and_leaves_the_next_writer_free_to_go(tmp_path):
+    store = Store(tmp_path / "tracker.db")
+    store.init()
+    store.append("c", [_noted(1)], 0)
+    with pytest.raises(Conflict):
+        store.append("c", [_noted(2)], 0)
+    with pytest.raises(RuntimeError):
+        with store.transaction() as conn:
+            conn.execute(
+                "INSERT INTO snapshots (campaign, fingerprint, version, state, head,"
+                " digest) VALUES ('c', 'f', 1, '{}', 'h', 'd')"
+            )
+            raise RuntimeError("a failure half-way")
+    assert _free(store)
+    assert store.query("SELECT count(*) FROM snapshots") == [(0,)]
+    assert [e.version for e in store.read("c")] == [1]
+    store.close()
+
+
+def test_a_writer_holds_the_lock_only_inside_its_transaction(tmp_path):
+    store = Store(tmp_path / "tracker.db")
+    store.init()
+    with store.transaction():
+        assert not _free(store)
+    assert _free(store)
+    store.close()
+
+
+def test_two_files_have_two_locks_and_a_file_in_memory_none(tmp_path):
+    one, two = Store(tmp_path / "one.db"), Store(tmp_path / "two.db")
+    again = Store(tmp_path / "sub" / ".." / "one.db")
+    assert engine._writers_of(one._file) is engine._writers_of(again._file)
+    assert engine._writers_of(one._file) is not engine._writers_of(two._file)
+    memory = Store(":memory:")
+    assert engine._writers_of(memory._file) is None
+    memory.init()
+    memory.append("c", [_noted(1)], 0)  # writes as before
+    for store in (one, two, again, memory):
+        store.close()
+
+
+# -- a page of the log, and the snapshot it leaves ---------------------------------------------
+
+
+def _warcry(service, cid, warbands):
+    service.start(cid, "warcry", "Snap", {"quest": "ember-crown"}, actor="t")
+    for n in range(warbands):
+        service.append(
+            cid,
+            [
+                {
+                    "type": "WarbandFounded",
+                    "data": {"warband": f"w{n}", "name": f"W {n}", "player": "p", "faction": "f"},
+                }
+            ],
+            None,
+            actor="t",
+        )
+
+
+def _entries(entries):
+    return [(e.event.version, e.words, e.voided_by) for e in entries]
+
+
+def test_the_latest_events_read_after_a_long_fold_are_worded_as_without_the_snapshot_it_left(
+    tmp_path,
+):
+    store = Store(tmp_path / "tracker.db")
+    store.init()
+    service = Service(store, SeededRoller(1), snapshot_every=20)
+    _warcry(service, "c", 40)
+    before = {v for _, v, _ in store.snapshots("c")}
+    first = _entries(service.recent("c", 10))
+    left = {v for _, v, _ in store.snapshots("c")} - before
+    assert left == {31}  # the fold to just before the page was long: a snapshot there
+    assert _entries(service.recent("c", 10)) == first  # read again from the snapshot
+    plain = Service(Store(tmp_path / "tracker.db"), SeededRoller(1), snapshot_every=10**9)
+    plain.store.drop_snapshots()
+    assert _entries(plain.recent("c", 10)) == first  # folded from the start, nothing kept
+    assert list(plain.store.snapshots("c")) == []
+    plain.store.close()
+    store.close()
+
+
+def test_a_page_of_the_log_leaves_no_snapshot_where_a_later_void_reaches_back(tmp_path):
+    store = Store(tmp_path / "tracker.db")
+    store.init()
+    service = Service(store, SeededRoller(1), snapshot_every=5)
+    _warcry(service, "c", 30)
+    service.append(
+        "c", [{"type": "EventVoided", "data": {"version": 3, "reason": "a slip"}}], None, actor="t"
+    )
+    store.drop_snapshots()
+    # As of event 20, the void (event 32) was not recorded yet: the page of events 11-20.
+    as_then = _entries(service.log_page("c", 20, 10, as_of=20))
+    assert {v for _, v, _ in store.snapshots("c")} == {10}
+    store.drop_snapshots()
+    # As of the latest, event 3 is voided: the fold to 10 skips it, which the log at 10 did
+    # not: no snapshot is bound there.
+    now = _entries(service.log_page("c", 20, 10))
+    assert list(store.snapshots("c")) == []
+    assert [v for v, _, _ in now] == [v for v, _, _ in as_then]
+    store.close()
