@@ -316,7 +316,8 @@ class Service:
         """Play on: a new campaign whose log starts as a copy of `source` up to event `upto`.
 
         Its first event names where it branched from (campaign, event, head hash); the copied
-        events keep their data, who recorded them and when, and are checked by the rules again,
+        events keep their data (an older shape brought to the current one, as the rules read it),
+        who recorded them and when, and are checked by the rules again,
         as an import is (every die is there already). `visible(event)` gives an event's data as
         the maker may see it: the copy is the maker's, who reads all of it, so an event holding
         anything the maker may not see yet (a hand still hidden at the table) refuses it.
@@ -355,7 +356,7 @@ class Service:
             view.system,
             view.system.initial_state(data["settings"]),
             1,
-            [_copy(event) for event in copied],
+            [_copy(view.system.upcast(event)) for event in copied],
             meta={},
             roller=None,
             pending=[start],

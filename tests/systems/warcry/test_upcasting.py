@@ -102,6 +102,19 @@ def test_an_old_discard_reads_in_the_audit_log(service):
     )
 
 
+def test_playing_on_past_an_old_discard_copies_it_in_the_current_shape(service):
+    service.import_lines(sample_lines())
+    version = old_discard_version(service)
+    source = service.state(CAMPAIGN)
+    service.branch(CAMPAIGN, source.version, "played-on", "Played on", actor="alice")
+    copy = service.state("played-on")
+    assert copy.version == source.version
+    assert copy.state["warbands"] == source.state["warbands"]
+    assert service.store.event("played-on", version).data == system.upcast_data(
+        "ArtefactDiscarded", OLD
+    )
+
+
 def test_a_new_discard_is_submitted_with_the_new_field_and_the_old_one_is_refused(service):
     service.import_lines(sample_lines())
     head = service.store.version(CAMPAIGN)
