@@ -42,6 +42,7 @@ def misfits(page, tag: str) -> list[str]:
     folder = SHOTS
     folder.mkdir(parents=True, exist_ok=True)
     found = []
+    page.wait_for_load_state("load")  # a form just sent: measured once its page (and style) is in
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 800})
         page.wait_for_timeout(50)
