@@ -728,6 +728,15 @@ def test_a_player_sees_the_forms_of_its_own_turn_and_the_others_see_whose_move_i
     assert not [side for _, side in posts(client.get("/c/h/play")) if side == "ann"]
 
 
+def test_the_other_player_sees_what_the_player_on_turn_has_taken_this_turn(app, client, svc, game):
+    bo = member(app, "h", "bodil", "bo")
+    post(client, svc, "play", "HeroMoved", player="ann", path=["eirinos", ""])
+    page = bo.get("/c/h/play")
+    assert page.status_code == 200
+    assert "Taken this turn: moved the hero." in text(page)
+    assert not [side for _, side in posts(page) if side == "ann"]
+
+
 def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, game):
     from tracker.accounts import Accounts
     from tracker.store import Store
