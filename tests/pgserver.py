@@ -81,7 +81,7 @@ class Server:
         for attempt in range(tries):
             try:
                 self._run(command + ["-l", self.folder / "log", "-w", "start"])
-                return
+                return self._ready()
             except subprocess.CalledProcessError:
                 if (
                     self._run(
@@ -89,10 +89,26 @@ class Server:
                     ).returncode
                     == 0
                 ):
-                    return  # it came up after all
+                    return self._ready()  # it came up after all
                 if attempt == tries - 1:
                     raise
                 time.sleep(1)
+
+    def _ready(self, seconds: float = 120) -> None:
+        """Wait until the server answers a query: after a crash it replays its log first,
+        refusing connections meanwhile (slowly, on a busy machine)."""
+        import psycopg
+
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                with psycopg.connect(f"{self.root}/postgres", connect_timeout=5) as conn:
+                    conn.execute("SELECT 1")
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
 
     def stop(self, mode: str = "fast") -> None:
         self._run([self.bin / "pg_ctl", "-D", self.folder / "data", "-m", mode, "-w", "stop"])
