@@ -162,8 +162,21 @@ class Service:
     def _worded(self, system, state, events, voided) -> Iterator[Entry]:
         """The events applied to `state` one by one, each with its words."""
         for event in events:
+            state, words = self.worded_step(system, state, event, voided)
+            yield Entry(event, words, voided.get(event.version))
+
+    def worded_step(self, system, state, event, voided) -> tuple[dict, str]:
+        """One step of a worded fold: the state after `event` and the event's words. A voided
+        event is skipped by the fold, and worded as it read when it was recorded: applied to
+        a copy of the state before it (as the rules take it now, if they still do)."""
+        if event.version not in voided or event.type in ("CampaignStarted", "EventVoided"):
             state = apply_event(system, state, event, voided)
-            yield Entry(event, self._words(system, state, event), voided.get(event.version))
+            return state, self._words(system, state, event)
+        try:
+            as_recorded = system.apply(copied(state), system.upcast(event))
+        except TrackerError:
+            as_recorded = state
+        return state, self._words(system, as_recorded, event)
 
     def _words(self, system, state, event) -> str:
         if event.type == "CampaignStarted":
@@ -179,7 +192,7 @@ class Service:
             return f"Event {event.data['version']} was voided: {event.data['reason']}"
         try:
             return system.describe(state, system.upcast(event))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             return event.type
 
     def campaigns(self):

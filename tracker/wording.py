@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from tracker.campaign import Entry
-from tracker.fold import apply_event, stale
+from tracker.fold import stale
 
 # Events a tail keeps worded: a few pages of the audit log.
 TAIL = 200
@@ -106,8 +106,8 @@ def _forward(service, campaign: str, system, tail: Tail, upto: int, voided: dict
     events = service.store.read(campaign, after=tail.version, upto=upto)
     state = tail.state
     for event in events:
-        state = apply_event(system, state, event, voided)
-        tail.entries.append(Entry(event, service._words(system, state, event), None))
+        state, words = service.worded_step(system, state, event, voided)
+        tail.entries.append(Entry(event, words, None))
         tail.version, tail.head = event.version, event.hash
     tail.state = state
     tail.skipped = frozenset(t for t in voided if t <= tail.version)

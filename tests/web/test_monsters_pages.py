@@ -812,3 +812,11 @@ def test_the_placing_and_fighting_forms_left_at_their_defaults_are_accepted(clie
 def test_the_fighting_forms_left_at_their_defaults_are_accepted(client, svc, fighting):
     assert defaults_refused(client, svc, "m", "/c/m/battle") == []
     assert defaults_refused(client, svc, "m", "/c/m/battle?piece=alice-bear") == []
+
+
+def test_a_voided_placement_reads_in_the_audit_log_as_it_was_recorded(client, svc, placing):
+    assert defaults_refused(client, svc, "m", "/c/m/battle") == []  # each placement voided
+    page = client.get("/c/m/audit")
+    assert page.status_code == 200
+    body = text(page)
+    assert "Alice's Knight (king) was placed at" in body and "Event 4 was voided" in body
