@@ -49,22 +49,24 @@ class Handover:
             self.entries.clear()
 
 
+class _ThreadStates(threading.local):
+    def __init__(self):
+        self.entries: OrderedDict = OrderedDict()
+
+
 class StateCache:
     """The latest states for readers and for writers, the campaigns' first events, the
     dice tallies and the worded ends of the logs.
 
-    Readers share a state and never change it: every thread of the process reads the same
-    kept state of a campaign, and a reader that finds it behind the log brings forward a copy
-    of its own (`Service.state`) and keeps that one instead, so nobody changes a state under
-    a page. A writer changes the state it applies events to: it takes the last writer's,
-    handed over (it leaves the cache while the writer has it), else folds one, and hands the
-    new state on to the next writer.
+    Readers share a state and never change it: each thread keeps its own (a thread serves one
+    request at a time, so nobody changes it under a page). A writer changes the state it
+    applies events to: it takes one (the last writer's, handed over, else its thread's), which
+    leaves the cache while the writer has it, and hands the new state on to the next writer.
     """
 
-    def __init__(self, readers: int = 64, writers: int = 64):
+    def __init__(self, readers: int = 8, writers: int = 64):
         self.readers = readers
-        self._lock = threading.Lock()
-        self._read: OrderedDict = OrderedDict()
+        self._threads = _ThreadStates()
         self._writers = Handover(writers)
         self._firsts: dict[str, tuple[str, str]] = {}
         self.tallies = Handover(writers)
@@ -73,29 +75,28 @@ class StateCache:
     # -- readers -----------------------------------------------------------------------------
 
     def read(self, key) -> Kept | None:
-        """The process's kept state, to read and not to change."""
-        with self._lock:
-            kept = self._read.get(key)
-            if kept is not None:
-                self._read.move_to_end(key)
-            return kept
+        """This thread's kept state, to read and not to change."""
+        entries = self._threads.entries
+        kept = entries.get(key)
+        if kept is not None:
+            entries.move_to_end(key)
+        return kept
 
     def keep(self, key, kept: Kept) -> None:
-        """Keep `kept` for the readers, unless a newer state is kept already."""
-        with self._lock:
-            there = self._read.get(key)
-            if there is not None and there.version > kept.version:
-                return
-            self._read[key] = kept
-            self._read.move_to_end(key)
-            while len(self._read) > self.readers:
-                self._read.popitem(last=False)
+        entries = self._threads.entries
+        entries[key] = kept
+        entries.move_to_end(key)
+        while len(entries) > self.readers:
+            entries.popitem(last=False)
+
+    def forget(self, key) -> None:
+        self._threads.entries.pop(key, None)
 
     # -- writers -----------------------------------------------------------------------------
 
     def take(self, key) -> Kept | None:
-        """A state the caller now owns and may change: the last writer's, if any."""
-        return self._writers.take(key)
+        """A state the caller now owns and may change: the last writer's, else this thread's."""
+        return self._writers.take(key) or self._threads.entries.pop(key, None)
 
     def hand_on(self, key, kept: Kept) -> None:
         """The state a writer leaves for the next writer of this process."""
@@ -111,8 +112,7 @@ class StateCache:
         self._firsts[first_hash] = (system, name)
 
     def clear(self) -> None:
-        with self._lock:
-            self._read.clear()
+        self._threads.entries.clear()
         self._writers.clear()
         self.tallies.clear()
         self.tails.clear()

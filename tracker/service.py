@@ -30,7 +30,7 @@ from tracker.errors import (
     RuleViolation,
     TrackerError,
 )
-from tracker.events import Event, NewEvent, canonical, copied, decode
+from tracker.events import Event, NewEvent, canonical, decode
 from tracker.fold import SNAPSHOT_SPACING, Folder, apply_event, fold, stale
 from tracker.importer import Importer
 from tracker.store import AppendResult, Store
@@ -80,7 +80,7 @@ class Service:
     def state(self, campaign: str, at: int | None = None) -> View:
         """The campaign folded to version `at` (the latest when None): time travel.
 
-        The latest state is shared with the process's other readers: it must not be changed.
+        The latest state is shared with this thread's later readers: it must not be changed.
         """
         latest, head, first_hash = self.store.ends(campaign)
         if latest == 0:
@@ -98,8 +98,8 @@ class Service:
         key = (system.fingerprint, campaign)
         kept = self.cache.read(key)
         if kept is None or (kept.version, kept.head) != (upto, head):
-            # Other readers may hold the kept state: it is brought forward on a copy.
-            kept = self._latest(campaign, system, kept and _copied(kept), upto, head)
+            self.cache.forget(key)  # about to change: no later reader may see it half-way
+            kept = self._latest(campaign, system, kept, upto, head)
             self.cache.keep(key, kept)
         return View(campaign, system, name, upto, head, latest, kept.state, dict(kept.voided))
 
@@ -122,11 +122,7 @@ class Service:
         if latest == 0:
             raise NotFound(f"there is no campaign {campaign!r}")
         system, name = self._first(campaign, first_hash)
-        key = (system.fingerprint, campaign)
-        kept = self.cache.take(key)
-        if kept is None:  # no writer handed one on: a copy of the readers' own
-            shared = self.cache.read(key)
-            kept = shared and _copied(shared)
+        kept = self.cache.take((system.fingerprint, campaign))
         if kept is None or (kept.version, kept.head) != (latest, head):
             kept = self._latest(campaign, system, kept, latest, head)
         view = View(campaign, system, name, latest, head, latest, kept.state, dict(kept.voided))
@@ -609,11 +605,6 @@ def _chain(*iterables):
 def _overlap(ours: set[str] | None, theirs: set[str] | None) -> bool:
     """Whether two batches concern a side in common (None concerns every side)."""
     return ours is None or theirs is None or bool(ours & theirs)
-
-
-def _copied(kept: Kept) -> Kept:
-    """A kept state of one's own to bring forward, as a snapshot would give it."""
-    return Kept(kept.version, kept.head, copied(kept.state), dict(kept.voided))
 
 
 def _copy(event: Event) -> dict:

@@ -172,32 +172,6 @@ def test_the_append_after_a_conflict_meets_the_state_as_the_log_holds_it(service
     assert len(kept["battles"]) == 1
 
 
-def test_the_threads_of_a_process_read_one_kept_state_and_no_later_read_or_write_changes_it(
-    service,
-):
-    import copy
-    import threading
-
-    start_two_warbands(service)
-    first = service.state("c")
-    seen = {}
-
-    def read():  # a thread of its own, with its own connection, as a server's threads have
-        store = Store(service.store.path)
-        seen.update(view=Service(store, cache=service.cache).state("c"))
-        store.close()
-
-    reader = threading.Thread(target=read)
-    reader.start()
-    reader.join()
-    assert seen["view"].state is first.state  # shared, not folded again for the thread
-    as_read = copy.deepcopy(first.state)
-    battle(service, 11)  # the writer works on a copy of its own
-    later = service.state("c")  # a reader brings forward a copy of its own
-    assert first.state == as_read and len(later.state["battles"]) == 1
-    assert later.version == 12 and later.state == service.state("c", at=12).state  # a fold's
-
-
 def test_a_broken_rule_writes_nothing_and_names_the_event_of_the_batch(service):
     start_two_warbands(service)
     add = {
