@@ -49,6 +49,15 @@ def decode(text: str):
         return json.loads(text)
 
 
+def copied(value):
+    """A copy of a JSON value of one's own, as a snapshot of it would read back (msgspec
+    writes and reads it: a few times quicker than copy.deepcopy of a campaign's state)."""
+    try:
+        return _DECODE(msgspec.json.encode(value))
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        return json.loads(json.dumps(value))
+
+
 def canonical(value) -> str:
     """The one JSON text of a value: sorted keys, no spaces, UTF-8 kept as is."""
     if _C_CANONICAL is None:

@@ -30,7 +30,7 @@ from tracker.errors import (
     RuleViolation,
     TrackerError,
 )
-from tracker.events import Event, NewEvent, canonical, decode
+from tracker.events import Event, NewEvent, canonical, copied, decode
 from tracker.fold import SNAPSHOT_SPACING, Folder, apply_event, fold, stale
 from tracker.importer import Importer
 from tracker.store import AppendResult, Store
