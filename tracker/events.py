@@ -154,9 +154,9 @@ class Event(msgspec.Struct, gc=False):
 
     Made positionally, `Event(position, campaign, version, type, data, meta, recorded_at,
     hash)`, and compared by identity. A msgspec Struct rather than a class with slots: a fold
-    makes one for every event it reads, and a Struct is made in a fraction of the time and
-    is smaller (a whole fold of the bench's 100k campaign took a seventh less). It holds plain
-    data and nothing that refers back to it, so the cycle collector need not track it.
+    makes one for every event it reads, and a Struct is made faster and is smaller
+    (bench/RESULTS.md, change 33). It holds plain data and nothing that refers back to it,
+    so the cycle collector need not track it.
     """
 
     position: int | None

@@ -858,9 +858,9 @@ def aftermath_step_completed(state, event):
         )
     _advance(state, wb, step, version)
     am = wb["aftermath"]
-    # The steps `_leave_step` and `_settle` would pass, made here without their calls: three
-    # in ten events of a fold are these (bench/RESULTS.md, change 36). Steps 2, 3 and 6 pass
-    # by themselves (SELF_PASSING).
+    # The steps `_leave_step` and `_settle` would pass, made here without their calls, as
+    # three in ten events of a fold are these (bench/RESULTS.md, change 36). Steps 2, 3 and 6
+    # pass by themselves (SELF_PASSING).
     if step == 1:
         am["step"] = 2 if am["injuries"] else 3 if am["destiny"] else 4
     elif step == 4:
