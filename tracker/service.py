@@ -80,7 +80,8 @@ class Service:
     def state(self, campaign: str, at: int | None = None) -> View:
         """The campaign folded to version `at` (the latest when None): time travel.
 
-        The latest state is shared with this thread's later readers: it must not be changed.
+        The latest state is held by this thread until its request ends (tracker.cache): it
+        must not be changed.
         """
         latest, head, first_hash = self.store.ends(campaign)
         if latest == 0:

@@ -26,6 +26,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         store = g.pop("store", None)
         if store is not None:
             store.finish_request()  # never leave a transaction open on a kept connection
+        state_cache(app).give_back()  # the states this request held, for the next ones
 
     csrf.init_app(app)
     app.session_interface = Sessions()
