@@ -11,6 +11,7 @@ from flask_wtf.csrf import CSRFError
 from tracker import config, systems
 from tracker.web import api, auth, live, pages, table
 from tracker.web.context import Sessions, csrf, current_user, state_cache
+from tracker.web.templating import TrackerEnvironment
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -19,6 +20,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(config.TEMPLATES),
         static_folder=str(config.STATIC),
     )
+    app.jinja_environment = TrackerEnvironment
     configure(app, test_config)
 
     @app.teardown_appcontext

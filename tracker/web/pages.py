@@ -81,6 +81,11 @@ def init_app(app):
 
     app.template_filter("data_json")(data_json)
 
+    @app.template_filter("in_fours")
+    def in_fours(head: str) -> str:
+        """A head hash in groups of four characters, to be read out or photographed."""
+        return " ".join(head[i : i + 4] for i in range(0, 64, 4))
+
     @app.template_filter("join_messages")
     def join_messages(messages) -> str:
         if isinstance(messages, dict):
