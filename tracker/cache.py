@@ -114,6 +114,8 @@ class StateCache:
         self._held = _Held()
         self._pool = Pool(kept)
         self._firsts: dict[str, tuple[str, str]] = {}
+        self._writing: dict = {}
+        self._writing_lock = threading.Lock()
         self.tallies = Handover(kept)
         self.tails = Handover(kept)  # the worded ends of logs (tracker.wording)
 
@@ -157,6 +159,13 @@ class StateCache:
     def hand_on(self, key, kept: Kept) -> None:
         """The state a writer leaves for the next request of this process."""
         self._pool.put(key, kept)
+
+    def writing(self, key) -> threading.RLock:
+        """The turn of this process's writers of one campaign (`key`: its database and id):
+        each then meets the state the one before handed on, at the head, instead of racing
+        it to the log and folding a state of its own."""
+        with self._writing_lock:
+            return self._writing.setdefault(key, threading.RLock())
 
     # -- first events --------------------------------------------------------------------------
 

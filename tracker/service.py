@@ -412,22 +412,23 @@ class Service:
         earlier = self._earlier(campaign, meta, idempotency_key)
         if earlier is not None:
             return earlier
-        for race in range(RACES):
-            try:
-                result = self._append_at_head(
-                    campaign,
-                    submissions,
-                    expected_version,
-                    meta,
-                    roller=roller or self.roller,
-                    guard=guard,
-                    strict=strict,
-                    last=race == RACES - 1,
-                )
-            except KeyReused:
-                raise KeyReused(idempotency_key) from None
-            if result is not None:
-                return result
+        with self.cache.writing((self.store.path, campaign)):  # this process's writers in turn
+            for race in range(RACES):
+                try:
+                    result = self._append_at_head(
+                        campaign,
+                        submissions,
+                        expected_version,
+                        meta,
+                        roller=roller or self.roller,
+                        guard=guard,
+                        strict=strict,
+                        last=race == RACES - 1,
+                    )
+                except KeyReused:
+                    raise KeyReused(idempotency_key) from None
+                if result is not None:
+                    return result
         raise AssertionError("unreachable: the last race raises")
 
     def _append_at_head(

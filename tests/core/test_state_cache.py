@@ -139,3 +139,31 @@ def test_the_pool_lends_a_campaigns_newest_state_first():
     for version in (5, 9, 7):
         pool.put("a", Kept(version, "h", {}, {}))
     assert [pool.take("a").version for _ in range(3)] == [9, 7, 5]
+
+
+def test_a_processs_writers_of_one_campaign_write_in_turn(service):
+    start_two_warbands(service)
+    turn = service.cache.writing((service.store.path, "c"))
+    assert turn is service.cache.writing((service.store.path, "c"))
+    assert turn is not service.cache.writing((service.store.path, "d"))
+    held = []
+    real = service.store.append
+
+    def noting(*args, **kwargs):
+        held.append(turn._is_owned())
+        return real(*args, **kwargs)
+
+    service.store.append = noting
+    service.append(
+        "c",
+        [
+            {
+                "type": "FighterCorrected",
+                "data": {"warband": "iron", "fighter": "iron-0", "name": "Zed"},
+            }
+        ],
+        11,
+        actor="org",
+    )
+    assert held == [True]
+    assert not turn._is_owned()
