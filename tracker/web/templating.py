@@ -24,8 +24,8 @@ class TrackerEnvironment(Environment):
                 return obj[attribute]
             except KeyError:
                 pass
-        # Jinja's own lookup, written out (a call to it costs a page of the audit log's
-        # thousand lookups on events and rows more than the dicts save).
+        # Jinja's own lookup, written out rather than called: every other lookup goes
+        # through here too.
         try:
             return getattr(obj, attribute)
         except AttributeError:
