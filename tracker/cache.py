@@ -49,7 +49,49 @@ class Handover:
             self.entries.clear()
 
 
-class _ThreadStates(threading.local):
+class Pool:
+    """States lent out one request at a time, whichever thread it comes on: a request takes
+    one (nobody else has it then), brings it up to date, uses it and gives it back. A
+    campaign may have several (one for each request that held one at once); a take gets the
+    newest. At most `size` in all; the campaigns not given one back for longest go first."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.lock = threading.Lock()
+        self.entries: OrderedDict = OrderedDict()  # key: [Kept, ...]
+        self.count = 0
+
+    def take(self, key) -> Kept | None:
+        with self.lock:
+            kept = self.entries.get(key)
+            if not kept:
+                return None
+            newest = max(range(len(kept)), key=lambda n: kept[n].version)
+            self.count -= 1
+            entry = kept.pop(newest)
+            if not kept:
+                del self.entries[key]
+            return entry
+
+    def put(self, key, entry: Kept) -> None:
+        with self.lock:
+            self.entries.setdefault(key, []).append(entry)
+            self.entries.move_to_end(key)
+            self.count += 1
+            while self.count > self.size:
+                oldest, kept = next(iter(self.entries.items()))
+                kept.pop(0)
+                self.count -= 1
+                if not kept:
+                    del self.entries[oldest]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.count = 0
+
+
+class _Held(threading.local):
     def __init__(self):
         self.entries: OrderedDict = OrderedDict()
 
@@ -58,49 +100,72 @@ class StateCache:
     """The latest states for readers and for writers, the campaigns' first events, the
     dice tallies and the worded ends of the logs.
 
-    Readers share a state and never change it: each thread keeps its own (a thread serves one
-    request at a time, so nobody changes it under a page). A writer changes the state it
-    applies events to: it takes one (the last writer's, handed over, else its thread's), which
-    leaves the cache while the writer has it, and hands the new state on to the next writer.
+    A state is in one place at a time: held by one thread (the request it serves reads it,
+    and nobody changes it under the page), in a writer's hands (it applies events to it), or
+    in the process's pool, from which any thread's next request takes it. A reader holds the
+    state it took until its request gives its states back (`give_back`, at the end of each
+    web request); without that (a command, a test) a thread keeps holding its own. So a
+    state is folded once a process and brought forward in place by whoever takes it next,
+    never copied, and a reader never sees a state another request is changing.
     """
 
-    def __init__(self, readers: int = 8, writers: int = 64):
+    def __init__(self, readers: int = 8, kept: int = 64):
         self.readers = readers
-        self._threads = _ThreadStates()
-        self._writers = Handover(writers)
+        self._held = _Held()
+        self._pool = Pool(kept)
         self._firsts: dict[str, tuple[str, str]] = {}
-        self.tallies = Handover(writers)
-        self.tails = Handover(writers)  # the worded ends of logs (tracker.wording)
+        self._writing: dict = {}
+        self._writing_lock = threading.Lock()
+        self.tallies = Handover(kept)
+        self.tails = Handover(kept)  # the worded ends of logs (tracker.wording)
 
     # -- readers -----------------------------------------------------------------------------
 
     def read(self, key) -> Kept | None:
-        """This thread's kept state, to read and not to change."""
-        entries = self._threads.entries
+        """The state this thread holds, else one taken from the pool: to read, not to change
+        (the caller may bring it forward, then `keep` it)."""
+        entries = self._held.entries
         kept = entries.get(key)
         if kept is not None:
             entries.move_to_end(key)
+            return kept
+        kept = self._pool.take(key)
+        if kept is not None:
+            self.keep(key, kept)
         return kept
 
     def keep(self, key, kept: Kept) -> None:
-        entries = self._threads.entries
+        entries = self._held.entries
         entries[key] = kept
         entries.move_to_end(key)
         while len(entries) > self.readers:
-            entries.popitem(last=False)
+            entries.popitem(last=False)  # the request may still read it: never lent out
 
     def forget(self, key) -> None:
-        self._threads.entries.pop(key, None)
+        self._held.entries.pop(key, None)
+
+    def give_back(self) -> None:
+        """The end of a request: the states this thread holds go back to the pool."""
+        entries = self._held.entries
+        while entries:
+            self._pool.put(*entries.popitem(last=False))
 
     # -- writers -----------------------------------------------------------------------------
 
     def take(self, key) -> Kept | None:
-        """A state the caller now owns and may change: the last writer's, else this thread's."""
-        return self._writers.take(key) or self._threads.entries.pop(key, None)
+        """A state the caller now owns and may change: the pool's newest, else this thread's."""
+        return self._pool.take(key) or self._held.entries.pop(key, None)
 
     def hand_on(self, key, kept: Kept) -> None:
-        """The state a writer leaves for the next writer of this process."""
-        self._writers.put(key, kept)
+        """The state a writer leaves for the next request of this process."""
+        self._pool.put(key, kept)
+
+    def writing(self, key) -> threading.RLock:
+        """The turn of this process's writers of one campaign (`key`: its database and id):
+        each then meets the state the one before handed on, at the head, instead of racing
+        it to the log and folding a state of its own."""
+        with self._writing_lock:
+            return self._writing.setdefault(key, threading.RLock())
 
     # -- first events --------------------------------------------------------------------------
 
@@ -112,7 +177,7 @@ class StateCache:
         self._firsts[first_hash] = (system, name)
 
     def clear(self) -> None:
-        self._threads.entries.clear()
-        self._writers.clear()
+        self._held.entries.clear()
+        self._pool.clear()
         self.tallies.clear()
         self.tails.clear()

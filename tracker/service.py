@@ -42,6 +42,9 @@ __all__ = ["Service", "View", "Entry", "CAMPAIGN_ID", "CORE_EVENTS", "slug", "fo
 # Per side, at most this many events appended meanwhile are looked through; past that the
 # submission is refused as under the strict condition (a form left open for hours).
 MEANWHILE = 200
+# Per side, an append that loses the race to the log's write to another writer is checked
+# again against the log as it then stands, up to this many times in all.
+RACES = 4
 
 
 class Service:
@@ -80,7 +83,8 @@ class Service:
     def state(self, campaign: str, at: int | None = None) -> View:
         """The campaign folded to version `at` (the latest when None): time travel.
 
-        The latest state is shared with this thread's later readers: it must not be changed.
+        The latest state is held by this thread until its request ends (tracker.cache): it
+        must not be changed.
         """
         latest, head, first_hash = self.store.ends(campaign)
         if latest == 0:
@@ -397,7 +401,8 @@ class Service:
         The consistency condition: with `strict`, the campaign must still be at
         `expected_version`. Without it (per side), events appended since that version are
         no obstacle unless one of them concerns a side the new events concern: the new events
-        are then checked by the rules against the latest state, as always.
+        are then checked by the rules against the latest state, as always; and an append
+        that another writer's beats to the log is looked at again the same way.
 
         Raises `Conflict` when the condition does not hold (naming, per side, what changed
         meanwhile), `BatchError` (wrapping a `RuleViolation` or `InvalidEvent`) naming the
@@ -407,11 +412,36 @@ class Service:
         earlier = self._earlier(campaign, meta, idempotency_key)
         if earlier is not None:
             return earlier
+        with self.cache.writing((self.store.path, campaign)):  # this process's writers in turn
+            for race in range(RACES):
+                try:
+                    result = self._append_at_head(
+                        campaign,
+                        submissions,
+                        expected_version,
+                        meta,
+                        roller=roller or self.roller,
+                        guard=guard,
+                        strict=strict,
+                        last=race == RACES - 1,
+                    )
+                except KeyReused:
+                    raise KeyReused(idempotency_key) from None
+                if result is not None:
+                    return result
+        raise AssertionError("unreachable: the last race raises")
+
+    def _append_at_head(
+        self, campaign, submissions, expected_version, meta, *, roller, guard, strict, last
+    ) -> AppendResult | None:
+        """One try of `append` at the head of the log as it stands now; None when another
+        writer appended between our look and our write and the submission, per side, may be
+        looked at again (unless this is the `last` try)."""
         view, kept = self._for_writing(campaign)
-        key = (view.system.fingerprint, campaign)
         if expected_version is not None and expected_version != view.version:
             changed = self._meanwhile(view, expected_version, submissions, strict)
             if changed is not None:
+                key = (view.system.fingerprint, campaign)
                 self.cache.hand_on(key, kept)  # nothing was applied: kept for the retry
                 raise Conflict(campaign, expected_version, view.version, changed)
         events, state = self.check(
@@ -421,13 +451,17 @@ class Service:
             view.version,
             submissions,
             meta=meta,
-            roller=roller or self.roller,
+            roller=roller,
             guard=guard,
         )
         try:
             result = self.store.append(campaign, events, view.version)
-        except KeyReused:
-            raise KeyReused(idempotency_key) from None
+        except Conflict:
+            # Under the strict condition the client's conflict; per side, the events are
+            # looked at again against the log as it then stands.
+            if strict or expected_version is None or last:
+                raise
+            return None
         if not result.replayed:
             self._after_append(view, events, state, result)
         return result

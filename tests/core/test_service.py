@@ -547,3 +547,44 @@ def test_strict_is_the_default_and_refuses_any_append_since(service):
     service.append("c", crow_fighter("kite"), 11)
     with pytest.raises(Conflict, match="is at version 12, not 11"):
         service.append("c", iron_fighter("ox"), 11)
+
+
+def another_writer_first(service, submissions):
+    """The store's next append meets a log another writer (its own connection, as another
+    process) has just appended `submissions` to, after this writer looked at the head."""
+    real = service.store.append
+    rival = Service(Store(service.store.path), SeededRoller(7))
+
+    def racing(campaign, events, expected, *args, **kwargs):
+        service.store.append = real
+        rival.append(campaign, submissions, rival.store.version(campaign), actor="rival")
+        return real(campaign, events, expected, *args, **kwargs)
+
+    service.store.append = racing
+
+
+def test_per_side_an_append_that_loses_the_race_to_another_side_lands_after_it(service):
+    start_two_warbands(service)
+    another_writer_first(service, crow_fighter("kite"))
+    result = service.append("c", iron_fighter("ox"), 11, strict=False)
+    assert result.last_version == 13
+    fighters = service.state("c").state["warbands"]
+    assert "kite" in fighters["crow"]["fighters"] and "ox" in fighters["iron"]["fighters"]
+    assert service.verify() is None
+
+
+def test_per_side_an_append_that_loses_the_race_to_its_own_side_is_a_conflict(service):
+    start_two_warbands(service)
+    another_writer_first(service, iron_fighter("kite"))
+    with pytest.raises(Conflict) as caught:
+        service.append("c", iron_fighter("ox"), 11, strict=False)
+    assert "meanwhile, on the same side" in str(caught.value) and "Kite" in str(caught.value)
+    assert service.store.version("c") == 12
+
+
+def test_strict_an_append_that_loses_the_race_is_the_clients_conflict(service):
+    start_two_warbands(service)
+    another_writer_first(service, crow_fighter("kite"))
+    with pytest.raises(Conflict, match="is at version 12, not 11"):
+        service.append("c", iron_fighter("ox"), 11)
+    assert service.store.version("c") == 12

@@ -120,3 +120,29 @@ def test_no_page_of_a_sample_links_to_a_page_that_is_not_there(client, svc, samp
     [result] = svc.import_lines((config.SAMPLES / sample).read_text().splitlines())
     inside = f"/c/{result.campaign}/"
     assert crawl(client, [inside], inside, follow=samples_crawl_links) == {}
+
+
+@pytest.mark.parametrize(
+    "page, args",
+    [
+        ("dashboard", {}),
+        ("audit", {"upto": 40, "at": 50}),
+        ("dice", {"at": 3}),
+        ("roster", {"warband": "iron-jaws"}),
+        ("warband", {"warband": "a b&c=d/é?", "at": None}),
+        ("battle", {"battle": "b:1;x@y!", "step": 2}),
+        ("play-on", {}),
+    ],
+)
+def test_a_campaigns_links_are_the_paths_url_for_writes(app, page, args):
+    from flask import url_for
+
+    from tracker.web.pages import PagePaths
+
+    for cid in ("c", "page-one", "a-page"):
+        with app.test_request_context("/"):
+            if page in ("dashboard", "audit", "dice"):
+                expected = url_for(f"pages.{page}", cid=cid, **args)
+            else:
+                expected = url_for("pages.page", cid=cid, page=page, **args)
+            assert PagePaths(cid)(page, dict(args)) == expected

@@ -11,6 +11,7 @@ from flask_wtf.csrf import CSRFError
 from tracker import config, systems
 from tracker.web import api, auth, live, pages, table
 from tracker.web.context import Sessions, csrf, current_user, state_cache
+from tracker.web.templating import TrackerEnvironment
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -19,6 +20,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(config.TEMPLATES),
         static_folder=str(config.STATIC),
     )
+    app.jinja_environment = TrackerEnvironment
     configure(app, test_config)
 
     @app.teardown_appcontext
@@ -26,6 +28,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         store = g.pop("store", None)
         if store is not None:
             store.finish_request()  # never leave a transaction open on a kept connection
+        state_cache(app).give_back()  # the states this request held, for the next ones
 
     csrf.init_app(app)
     app.session_interface = Sessions()

@@ -13,7 +13,7 @@ import secrets
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
-from urllib.parse import quote, urlparse
+from urllib.parse import quote, urlencode, urlparse
 
 import msgspec
 from flask import (
@@ -30,7 +30,7 @@ from jinja2 import TemplateNotFound
 from markupsafe import Markup, escape
 
 from tracker import stats, systems
-from tracker.campaign import CORE_EVENTS, slug
+from tracker.campaign import CORE_EVENTS, Entry, slug
 from tracker.dice import Dice
 from tracker.errors import (
     BatchError,
@@ -40,7 +40,7 @@ from tracker.errors import (
     NotFound,
     TrackerError,
 )
-from tracker.events import GENESIS
+from tracker.events import GENESIS, Event
 from tracker.permissions import Forbidden, records_for, sees_side
 from tracker.web import entries
 from tracker.web.context import (
@@ -79,11 +79,12 @@ def init_app(app):
     # The ways to pick `n` of a hand (the candidates a form asks `legal` about).
     app.jinja_env.globals["combinations"] = itertools.combinations
 
-    @app.template_filter("data_json")
-    def data_json(data) -> Markup:
-        """An event's data as indented JSON, escaped for HTML (msgspec's encoder: a page of
-        the audit log shows a page of these)."""
-        return escape(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
+    app.template_filter("data_json")(data_json)
+
+    @app.template_filter("in_fours")
+    def in_fours(head: str) -> str:
+        """A head hash in groups of four characters, to be read out or photographed."""
+        return " ".join(head[i : i + 4] for i in range(0, 64, 4))
 
     @app.template_filter("join_messages")
     def join_messages(messages) -> str:
@@ -92,6 +93,12 @@ def init_app(app):
         if isinstance(messages, list):
             return "; ".join(join_messages(m) for m in messages)
         return str(messages)
+
+
+def data_json(data) -> Markup:
+    """An event's data as indented JSON, escaped for HTML (msgspec's encoder: a page of the
+    audit log shows a page of these)."""
+    return escape(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
 
 
 def _not_found(message: str):
@@ -246,18 +253,35 @@ def start_campaign():
 # -- a campaign's pages -------------------------------------------------------------------
 
 
+class PagePaths:
+    """The paths of a campaign's pages, as `url_for` writes them, its part made once: a page
+    links to many of its campaign's pages."""
+
+    def __init__(self, cid: str):
+        self.before, self.after = url_for("pages.page", cid=cid, page="PAGE").rsplit("PAGE", 1)
+
+    def __call__(self, page: str, args: dict) -> str:
+        path = self.before + ("" if page == "dashboard" else quote(page, safe=SEGMENT))
+        query = [(name, value) for name, value in args.items() if value is not None]
+        return path + self.after + ("?" + urlencode(query, safe=QUERY) if query else "")
+
+
+# What `url_for` leaves unquoted in a path segment and in a query (werkzeug's choice).
+SEGMENT, QUERY = "!$&'()*+,/:;=@", "!$'()*,/:;?@"
+
+
 def context(cid: str, at: int | None = None) -> dict:
     policy().require_read(cid)
     svc = service()
     view = svc.state(cid, at)
 
+    at_page = PagePaths(cid)
+
     def link(page: str, **args) -> str:
         """A link inside the campaign that keeps looking at the same moment."""
         if not view.is_latest:
             args.setdefault("at", view.version)
-        if page in ("dashboard", "audit", "dice"):
-            return url_for(f"pages.{page}", cid=cid, **args)
-        return url_for("pages.page", cid=cid, page=page, **args)
+        return at_page(page, args)
 
     now_args = {k: v for k, v in request.args.items() if k != "at"}
     member = accounts().membership(cid, current_user())
@@ -578,18 +602,50 @@ def _audit_page(ctx: dict, status: int = 200, **extra):
     return render_template(
         "audit.html",
         entries=entries,
+        rows=_rows(entries, reader_view(ctx["cid"])),
         where=where,
         earlier=link("audit", upto=first - 1) if first > 1 else None,
         later=link("audit", upto=min(view.version, upto + AUDIT_PAGE))
         if upto < view.version
         else None,
         page="audit",
-        shown=reader_view(ctx["cid"]),
         # The campaign as it stood after an event: this prefix and the event's number.
         as_of=url_for("pages.dashboard", cid=ctx["cid"], at=""),
         **ctx,
         **extra,
     ), status
+
+
+class _Row(NamedTuple):
+    """A row of the audit log, each field as the page shows it (worked out here: a page
+    shows fifty rows)."""
+
+    entry: Entry
+    event: Event
+    data: Markup  # the event's data as the reader may see it, as indented JSON
+    actor: str
+    when: str  # when it was recorded (UTC), to the second
+    how: str  # its source, such as "form" or "api"
+    via: str | None
+
+
+def _rows(entries: list[Entry], shown) -> list[_Row]:
+    rows = []
+    for entry in entries:
+        event = entry.event
+        meta = event.meta
+        rows.append(
+            _Row(
+                entry,
+                event,
+                data_json(shown(event)),
+                meta.get("actor", "?"),
+                event.recorded_at[:19].replace("T", " "),
+                str(meta.get("source", "?")).replace("-", " "),
+                meta.get("via"),
+            )
+        )
+    return rows
 
 
 @bp.post("/c/<cid>/audit")

@@ -1,0 +1,169 @@
+"""The states a process keeps: lent to one request at a time, never shared while in use,
+and always what a fold of the log from the start gives."""
+
+import threading
+
+from tracker.cache import Kept, Pool, StateCache
+from tracker.dice import SeededRoller
+from tracker.service import Service
+from tracker.store import Store
+
+from .test_service import start_two_warbands
+
+
+def in_thread(work):
+    """`work()` on a thread of its own (a request of another worker thread); its answer."""
+    answer = []
+    thread = threading.Thread(target=lambda: answer.append(work()))
+    thread.start()
+    thread.join()
+    return answer[0]
+
+
+def other_request(db_path, cache, campaign="c", give_back=True):
+    """A request on another thread, with its own connection: the state it reads."""
+
+    def work():
+        store = Store(db_path)
+        try:
+            state = Service(store, SeededRoller(7), cache=cache).state(campaign).state
+        finally:
+            store.close()
+        if give_back:
+            cache.give_back()
+        return state
+
+    return in_thread(work)
+
+
+def counting_folds(service):
+    folds = []
+    fold = service.folder.fold
+
+    def counted(*args, **kwargs):
+        folds.append(args[0])
+        return fold(*args, **kwargs)
+
+    service.folder.fold = counted
+    return folds
+
+
+def test_a_state_given_back_is_read_by_the_next_request_on_another_thread_unfolded(
+    service, db_path
+):
+    start_two_warbands(service)
+    first = service.state("c").state
+    service.cache.give_back()
+    folds = counting_folds(service)
+    assert other_request(db_path, service.cache) is first
+    assert folds == []
+
+
+def test_two_requests_at_once_never_hold_the_same_state(service, db_path):
+    start_two_warbands(service)
+    held = service.state("c").state  # this request has not ended: it still reads it
+    theirs = other_request(db_path, service.cache)
+    assert theirs is not held
+    assert theirs == held
+
+
+def test_a_state_lent_on_and_brought_forward_equals_a_fold_from_the_start(service, db_path):
+    start_two_warbands(service)
+    service.state("c")
+    service.cache.give_back()
+    service.append(
+        "c",
+        [
+            {
+                "type": "FighterCorrected",
+                "data": {"warband": "iron", "fighter": "iron-0", "name": "Zed"},
+            }
+        ],
+        service.store.version("c"),
+        actor="org",
+    )
+    brought = other_request(db_path, service.cache)
+    fresh = Service(service.store, SeededRoller(7), cache=StateCache()).state("c").state
+    assert brought == fresh
+    assert brought["warbands"]["iron"]["fighters"]["iron-0"]["name"] == "Zed"
+
+
+def test_a_writer_never_takes_a_state_a_reader_of_another_thread_holds(service, db_path):
+    start_two_warbands(service)
+    held = service.state("c").state
+    before = repr(held)
+
+    def write():
+        store = Store(db_path)
+        try:
+            Service(store, SeededRoller(7), cache=service.cache).append(
+                "c",
+                [
+                    {
+                        "type": "FighterCorrected",
+                        "data": {"warband": "iron", "fighter": "iron-0", "name": "Zed"},
+                    }
+                ],
+                store.version("c"),
+                actor="org",
+            )
+        finally:
+            store.close()
+        service.cache.give_back()
+
+    in_thread(write)
+    assert repr(held) == before  # the page being rendered saw nothing change under it
+    assert service.state("c").state["warbands"]["iron"]["fighters"]["iron-0"]["name"] == "Zed"
+
+
+def test_a_command_without_requests_keeps_reading_its_own_state(service):
+    start_two_warbands(service)
+    first = service.state("c").state
+    folds = counting_folds(service)
+    assert service.state("c").state is first
+    assert folds == []
+
+
+def test_the_pool_keeps_at_most_its_size_dropping_the_campaigns_given_back_longest_ago():
+    pool = Pool(3)
+    for n, key in enumerate(["a", "a", "b", "c"]):
+        pool.put(key, Kept(n, f"h{n}", {}, {}))
+    assert pool.count == 3
+    assert pool.take("a").version == 1  # the older of a's two went first
+    assert pool.take("a") is None
+    assert pool.take("c").version == 3
+
+
+def test_the_pool_lends_a_campaigns_newest_state_first():
+    pool = Pool(8)
+    for version in (5, 9, 7):
+        pool.put("a", Kept(version, "h", {}, {}))
+    assert [pool.take("a").version for _ in range(3)] == [9, 7, 5]
+
+
+def test_a_processs_writers_of_one_campaign_write_in_turn(service):
+    start_two_warbands(service)
+    turn = service.cache.writing((service.store.path, "c"))
+    assert turn is service.cache.writing((service.store.path, "c"))
+    assert turn is not service.cache.writing((service.store.path, "d"))
+    held = []
+    real = service.store.append
+
+    def noting(*args, **kwargs):
+        held.append(turn._is_owned())
+        return real(*args, **kwargs)
+
+    service.store.append = noting
+    service.append(
+        "c",
+        [
+            {
+                "type": "FighterCorrected",
+                "data": {"warband": "iron", "fighter": "iron-0", "name": "Zed"},
+            }
+        ],
+        11,
+        actor="org",
+    )
+    assert held == [True]
+    assert not turn._is_owned()
