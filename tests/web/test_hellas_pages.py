@@ -32,6 +32,27 @@ def play(svc, *events, campaign="h"):
         svc.append(campaign, [{"type": type_, "data": data}], version(svc, campaign))
 
 
+def begin_battle_at_eirinos(svc):
+    """Ann's three hoplites march from Korythos on Bo's three in Eirinos (Bo holds Phlios
+    too), and Ann begins the battle there; each holds two combat cards."""
+    start_game(
+        svc,
+        hoplites={"ann": {"korythos": 3}, "bo": {"eirinos": 3, "phlios": 2}},
+        hands={"ann": ["charge-3", "spear-1"], "bo": ["helm-1", "spear-1"]},
+    )
+    play(
+        svc,
+        (
+            "HoplitesMoved",
+            {
+                "player": "ann",
+                "moves": [{"origin": "korythos", "destination": "eirinos", "count": 3}],
+            },
+        ),
+        ("BattleBegan", {"player": "ann", "region": "eirinos"}),
+    )
+
+
 @pytest.fixture
 def duel(svc):
     svc.import_lines((config.SAMPLES / "hellas-duel.jsonl").read_text().splitlines())
@@ -458,21 +479,9 @@ def test_a_battle_is_fought_card_by_card_and_the_loser_retreats(client, svc):
 
 
 def test_a_retreat_to_a_region_not_allowed_is_refused_with_the_rule(client, svc):
-    start_game(
-        svc,
-        hoplites={"ann": {"korythos": 3}, "bo": {"eirinos": 3, "phlios": 2}},
-        hands={"ann": ["charge-3", "spear-1"], "bo": ["helm-1", "spear-1"]},
-    )
+    begin_battle_at_eirinos(svc)
     play(
         svc,
-        (
-            "HoplitesMoved",
-            {
-                "player": "ann",
-                "moves": [{"origin": "korythos", "destination": "eirinos", "count": 3}],
-            },
-        ),
-        ("BattleBegan", {"player": "ann", "region": "eirinos"}),
         ("CombatCardPlayed", {"player": "ann", "card": "charge-3"}),
         ("BattlePassed", {"player": "bo"}),
         ("BattlePassed", {"player": "ann"}),
@@ -795,22 +804,7 @@ def test_a_heros_attack_left_at_its_defaults_inflicts_a_wound_the_hand_can_pay_f
 
 
 def test_a_battles_forms_left_at_their_defaults_are_accepted(client, svc):
-    start_game(
-        svc,
-        hoplites={"ann": {"korythos": 3}, "bo": {"eirinos": 3, "phlios": 2}},
-        hands={"ann": ["charge-3", "spear-1"], "bo": ["helm-1", "spear-1"]},
-    )
-    play(
-        svc,
-        (
-            "HoplitesMoved",
-            {
-                "player": "ann",
-                "moves": [{"origin": "korythos", "destination": "eirinos", "count": 3}],
-            },
-        ),
-        ("BattleBegan", {"player": "ann", "region": "eirinos"}),
-    )
+    begin_battle_at_eirinos(svc)
     assert defaults_refused(client, svc, "h", "/c/h/play") == []
     play(svc, ("BattlePassed", {"player": "ann"}), ("BattlePassed", {"player": "bo"}))
     assert defaults_refused(client, svc, "h", "/c/h/play") == []
