@@ -136,7 +136,7 @@ class Service:
         """Every event up to `upto` with its words, folded as it goes (the audit log)."""
         system, _ = self.system_of(campaign)
         voided = self.store.voids(campaign, upto)
-        yield from self._worded(system, None, self.store.read(campaign, upto=upto), voided)
+        yield from self.worded(system, None, self.store.read(campaign, upto=upto), voided)
 
     def log_page(
         self, campaign: str, upto: int, count: int, as_of: int | None = None
@@ -159,7 +159,7 @@ class Service:
         upto = upto or self.store.version(campaign)
         return self.log_page(campaign, upto, count, as_of=upto)[::-1]
 
-    def _worded(self, system, state, events, voided) -> Iterator[Entry]:
+    def worded(self, system, state, events, voided) -> Iterator[Entry]:
         """The events applied to `state` one by one, each with its words."""
         for event in events:
             state, words = self.worded_step(system, state, event, voided)

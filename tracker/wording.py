@@ -43,7 +43,7 @@ def simple_page(service, campaign: str, upto: int, count: int, voided: dict) -> 
     first = max(1, upto - count + 1)
     state = _state_before(service, campaign, system, first, voided)
     events = service.store.read(campaign, after=first - 1, upto=upto)
-    return list(service._worded(system, state, events, voided))
+    return list(service.worded(system, state, events, voided))
 
 
 def _state_before(service, campaign: str, system, first: int, voided: dict) -> dict | None:

@@ -146,3 +146,15 @@ def test_a_campaigns_links_are_the_paths_url_for_writes(app, page, args):
             else:
                 expected = url_for("pages.page", cid=cid, page=page, **args)
             assert PagePaths(cid)(page, dict(args)) == expected
+
+
+@pytest.mark.parametrize("endpoint", ["pages.dashboard", "pages.play_on"])
+def test_the_front_pages_links_are_the_paths_url_for_writes(app, endpoint):
+    from flask import url_for
+
+    from tracker.web.pages import path_of
+
+    with app.test_request_context("/"):
+        link = path_of(endpoint, "cid")
+        for cid in ("c", "page-one", "hole", "a b&c=d/é?"):
+            assert link(cid) == url_for(endpoint, cid=cid)

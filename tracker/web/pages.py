@@ -188,14 +188,12 @@ def campaigns():
 def _finding() -> dict:
     """What the front page's search box shows: the words and game looked for, the games;
     and the links of each campaign listed (its path made once: a list holds a page)."""
-    dashboard = url_for("pages.dashboard", cid="CID").split("CID")
-    play_on = url_for("pages.play_on", cid="CID").split("CID")
     return {
         "systems": systems.registry(),
         "search": _search(),
         "game": _game(),
-        "dashboard_of": lambda cid: quote(cid, safe="").join(dashboard),
-        "play_on_of": lambda cid: quote(cid, safe="").join(play_on),
+        "dashboard_of": path_of("pages.dashboard", "cid"),
+        "play_on_of": path_of("pages.play_on", "cid"),
     }
 
 
@@ -253,21 +251,28 @@ def start_campaign():
 # -- a campaign's pages -------------------------------------------------------------------
 
 
-class PagePaths:
-    """The paths of a campaign's pages, as `url_for` writes them, its part made once: a page
-    links to many of its campaign's pages."""
-
-    def __init__(self, cid: str):
-        self.before, self.after = url_for("pages.page", cid=cid, page="PAGE").rsplit("PAGE", 1)
-
-    def __call__(self, page: str, args: dict) -> str:
-        path = self.before + ("" if page == "dashboard" else quote(page, safe=SEGMENT))
-        query = [(name, value) for name, value in args.items() if value is not None]
-        return path + self.after + ("?" + urlencode(query, safe=QUERY) if query else "")
-
-
 # What `url_for` leaves unquoted in a path segment and in a query (werkzeug's choice).
 SEGMENT, QUERY = "!$&'()*+,/:;=@", "!$'()*,/:;?@"
+_HOLE = "\x00hole\x00"  # no id or page name holds it
+
+
+def path_of(endpoint: str, key: str, **values):
+    """The path `url_for(endpoint, key=..., **values)` writes, as a function of `key`'s
+    value: made once for a page that links to many (a list's rows, a campaign's pages)."""
+    before, after = url_for(endpoint, **values, **{key: _HOLE}).rsplit(quote(_HOLE, safe=""), 1)
+    return lambda value: before + quote(value, safe=SEGMENT) + after
+
+
+class PagePaths:
+    """The paths of a campaign's pages, with a query, as `url_for` writes them."""
+
+    def __init__(self, cid: str):
+        self.path = path_of("pages.page", "page", cid=cid)
+
+    def __call__(self, page: str, args: dict) -> str:
+        path = self.path("" if page == "dashboard" else page)
+        query = [(name, value) for name, value in args.items() if value is not None]
+        return path + ("?" + urlencode(query, safe=QUERY) if query else "")
 
 
 def context(cid: str, at: int | None = None) -> dict:
@@ -285,7 +290,6 @@ def context(cid: str, at: int | None = None) -> dict:
 
     now_args = {k: v for k, v in request.args.items() if k != "at"}
     member = accounts().membership(cid, current_user())
-    audit, past = url_for("pages.audit", cid=cid), "" if view.is_latest else f"&at={view.version}"
 
     def may_see(side: str) -> bool:
         """Whether the reader may see what only `side`'s player sees (its hand)."""
@@ -311,10 +315,9 @@ def context(cid: str, at: int | None = None) -> dict:
         "expected_version": view.latest,
         "idem": secrets.token_urlsafe(12),
         "state_at": lambda version: svc.state(cid, version),
-        # The page of the audit log that shows an event, at that event (as `link` makes it,
-        # its path made once: a page may link to many events).
+        # The page of the audit log that shows an event, at that event.
         "audit_at": lambda version: (
-            f"{audit}?upto={min(view.version, version + AUDIT_PAGE // 2)}{past}#e{version}"
+            link("audit", upto=min(view.version, version + AUDIT_PAGE // 2)) + f"#e{version}"
         ),
         "recent": lambda count=8: svc.recent(cid, count, view.version),
     }
