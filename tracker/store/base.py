@@ -417,8 +417,8 @@ class Store:
         back = before is not None
         cursor, order = (before, "DESC") if back else (after, "ASC")
         arms, params = [], []
+        where, these = self._page_filter(search, game, cursor, back)  # the same for each
         for sql, args in among:
-            where, these = self._page_filter(search, game, cursor, back)
             arms.append(
                 f"SELECT campaign FROM (SELECT a.campaign FROM ({sql}) a "
                 f"JOIN events f ON f.campaign = a.campaign AND f.version = 1 "
