@@ -9,7 +9,7 @@ from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError
 
 from tracker import config, systems
-from tracker.web import api, auth, live, pages, table
+from tracker.web import api, auth, live, pages, parts, table
 from tracker.web.context import Sessions, csrf, current_user, state_cache
 from tracker.web.templating import TrackerEnvironment
 
@@ -35,7 +35,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     systems.registry()  # every game system imported now, not on a first request
 
     state_cache(app)
-    for part in (pages, table, auth, api, live):  # pages, forms, accounts, API, live streams
+    # pages, the parts they keep, forms, accounts, API, live streams
+    for part in (pages, parts, table, auth, api, live):
         part.init_app(app)
     answer_errors(app)
 

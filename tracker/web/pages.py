@@ -40,7 +40,7 @@ from tracker.errors import (
     NotFound,
     TrackerError,
 )
-from tracker.events import GENESIS, Event
+from tracker.events import GENESIS
 from tracker.permissions import Forbidden, records_for, sees_side
 from tracker.web import entries
 from tracker.web.context import (
@@ -602,51 +602,49 @@ def _audit_page(ctx: dict, status: int = 200, **extra):
             return f"#e{version}"
         return ctx["audit_at"](version)
 
+    # The campaign as it stood after an event: this prefix and the event's number.
+    as_of = url_for("pages.dashboard", cid=ctx["cid"], at="")
     return render_template(
         "audit.html",
         entries=entries,
-        rows=_rows(entries, reader_view(ctx["cid"])),
-        where=where,
+        rows=_rows(entries, reader_view(ctx["cid"]), where, as_of),
         earlier=link("audit", upto=first - 1) if first > 1 else None,
         later=link("audit", upto=min(view.version, upto + AUDIT_PAGE))
         if upto < view.version
         else None,
         page="audit",
-        # The campaign as it stood after an event: this prefix and the event's number.
-        as_of=url_for("pages.dashboard", cid=ctx["cid"], at=""),
         **ctx,
         **extra,
     ), status
 
 
-class _Row(NamedTuple):
-    """A row of the audit log, each field as the page shows it (worked out here: a page
-    shows fifty rows)."""
-
-    entry: Entry
-    event: Event
-    data: Markup  # the event's data as the reader may see it, as indented JSON
-    actor: str
-    when: str  # when it was recorded (UTC), to the second
-    how: str  # its source, such as "form" or "api"
-    via: str | None
-
-
-def _rows(entries: list[Entry], shown) -> list[_Row]:
+def _rows(entries: list[Entry], shown, where, as_of: str) -> list[dict]:
+    """The rows of a page of the audit log, each as the part that draws it is given it: every
+    field as the page shows it (worked out here: a page shows fifty rows)."""
     rows = []
     for entry in entries:
         event = entry.event
         meta = event.meta
+        voided_by = entry.voided_by
+        voids = event.data.get("version") if event.type == "EventVoided" else None
         rows.append(
-            _Row(
-                entry,
-                event,
-                data_json(shown(event)),
-                meta.get("actor", "?"),
-                event.recorded_at[:19].replace("T", " "),
-                str(meta.get("source", "?")).replace("-", " "),
-                meta.get("via"),
-            )
+            {
+                "version": event.version,
+                "type": event.type,
+                "as_of": f"{as_of}{event.version}",
+                "words": entry.words,
+                "voided_by": voided_by,
+                "voided_at": where(voided_by) if voided_by else None,
+                "voids": voids,
+                "voids_at": where(voids) if voids is not None else None,
+                "data": shown(event),  # the event's data as the reader may see it
+                "actor": meta.get("actor", "?"),
+                "recorded_at": event.recorded_at,
+                "when": event.recorded_at[:19].replace("T", " "),  # UTC, to the second
+                "how": str(meta.get("source", "?")).replace("-", " "),  # such as "form"
+                "via": meta.get("via"),
+                "hash": event.hash,
+            }
         )
     return rows
 

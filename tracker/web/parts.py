@@ -1,0 +1,66 @@
+"""Parts of pages rendered from their inputs alone, and kept by those inputs.
+
+A part is a template that reads nothing but the inputs a page gives it: no global, no
+request, no other name (checked when a part is first asked for). Its HTML is then a
+function of its inputs, so it is kept under their JSON text, and a page that gives the same
+inputs again gets the same HTML without rendering it; a page that gives other inputs gets
+the part rendered afresh. Nothing kept can be stale: what would change the HTML changes
+the key.
+
+The Warcry quest map is such a part: its points change only with the campaign's content and
+its markers only when a warband moves on, and drawing it was most of a dashboard's
+rendering. A page calls ``part("warcry/_map.html", quests=..., ...)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+from jinja2 import Environment, meta
+from markupsafe import Markup
+
+KEPT = 256  # parts kept per process (a Warcry map is about 11 KB)
+
+
+class PartError(RuntimeError):
+    """A part reads a name it was not given: its HTML would not follow from its inputs."""
+
+
+class Parts:
+    def __init__(self, env: Environment, kept: int = KEPT):
+        self.env = env
+        self._needs: dict[str, frozenset] = {}
+        self._rendered = lru_cache(maxsize=kept)(self._render)
+
+    def __call__(self, name: str, **inputs) -> Markup:
+        needs = self._needs.get(name)
+        if needs is None:
+            needs = self._needs[name] = self._names_read(name)
+        if not needs <= inputs.keys():
+            missing = ", ".join(sorted(needs - inputs.keys()))
+            raise PartError(f"the part {name} reads {missing}, which it is not given")
+        return self._rendered(name, json.dumps(inputs, separators=(",", ":")))
+
+    def _names_read(self, name: str) -> frozenset:
+        """Every name the part reads, its environment's globals (Flask's `request`,
+        `url_for`, ...) included: Jinja counts a global as declared."""
+        bare = self.env.overlay()
+        bare.globals = {}
+        source, _, _ = self.env.loader.get_source(self.env, name)
+        return frozenset(meta.find_undeclared_variables(bare.parse(source)))
+
+    def _render(self, name: str, key: str) -> Markup:
+        return Markup(self.env.get_template(name).render(json.loads(key)))
+
+
+def only(items: Iterable[Mapping], *keys: str) -> list[dict]:
+    """Each mapping with just these keys: what a part is given of a bigger record."""
+    return [{key: item[key] for key in keys} for item in items]
+
+
+def init_app(app) -> None:
+    parts = Parts(app.jinja_env, app.config.get("TEMPLATE_PARTS_KEPT", KEPT))
+    app.jinja_env.globals["part"] = parts
+    app.jinja_env.filters["only"] = only
