@@ -1,6 +1,10 @@
-"""The real app behind gunicorn, wrapped with one bare endpoint for the bench: /bench/noop.
+"""The real app behind gunicorn, wrapped with two bare endpoints for the bench.
 
-The wrapper lives here, not in tracker/web: the product has no endpoint that does nothing.
+/bench/noop answers in the WSGI wrapper itself, without touching Flask: the server's own
+floor (the HTTP append figure). /bench/flask is a bare Flask endpoint, a Flask app of one
+route that does nothing: the framework's floor on the same server, which the issue's load
+targets measure the app against. The wrappers live here, not in tracker/web: the product
+has no endpoint that does nothing.
 Run: python -m bench.serve --db PATH --port PORT [--workers 2]
 """
 
@@ -8,15 +12,34 @@ from __future__ import annotations
 
 import argparse
 
+from flask import Flask, request
+
 from tracker.web import create_app
 from tracker.web.server import _Gunicorn, settings
 
 
+def bare_flask() -> Flask:
+    """A Flask app of one route that reads the request's body and answers 201."""
+    bare = Flask("bench-bare")
+
+    @bare.route("/bench/flask", methods=["GET", "POST"])
+    def noop():
+        request.get_data()
+        return {"ok": True}, 201
+
+    return bare
+
+
 def noop_app(app):
-    """The tracker app, but POST/GET /bench/noop answers 201 at once without touching Flask."""
+    """The tracker app, but POST/GET /bench/noop answers 201 at once without touching Flask,
+    and /bench/flask is answered by the bare Flask app."""
+    bare = bare_flask()
 
     def wsgi(environ, start_response):
-        if environ.get("PATH_INFO") == "/bench/noop":
+        path = environ.get("PATH_INFO")
+        if path == "/bench/flask":
+            return bare(environ, start_response)
+        if path == "/bench/noop":
             length = int(environ.get("CONTENT_LENGTH") or 0)
             if length:
                 environ["wsgi.input"].read(length)
