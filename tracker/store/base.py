@@ -369,21 +369,29 @@ class Store:
         """One row per campaign: its system and name (from its first event), version, head."""
         return self._campaign_rows("", ())
 
-    def campaign(self, campaign: str) -> CampaignRow | None:
+    def campaign(self, campaign: str, firsts=None) -> CampaignRow | None:
         """The row of one campaign, or None: its first event and its head, found by the
-        log's (campaign, version) key, whatever the log holds besides."""
-        rows = self._rows_of("SELECT ? AS campaign", (campaign,))
+        log's (campaign, version) key, whatever the log holds besides (`firsts`: as in
+        `_rows_of`)."""
+        rows = self._rows_of("SELECT ? AS campaign", (campaign,), firsts=firsts)
         return rows[0] if rows else None
 
     def _first_fields(self) -> str:
         return f"f.campaign, {self.field('f.data', 'system')}, {self.field('f.data', 'name')}"
 
-    def _rows_of(self, ids: str, args: tuple | list, tail: str = "") -> list[CampaignRow]:
+    def _rows_of(
+        self, ids: str, args: tuple | list, tail: str = "", firsts=None
+    ) -> list[CampaignRow]:
         """The rows of the campaigns whose ids the query `ids` gives, each read by the log's
-        (campaign, version) key: its first event and its head."""
+        (campaign, version) key: its first event and its head.
+
+        The game and the name are in the first event's data, which never changes: they are
+        taken from `firsts` (a `tracker.cache.StateCache`, keyed by the first event's hash)
+        where it knows them, and the others read in one more query and told to it, so a
+        page does not decode every first event of it on every visit."""
         rows = self.query(
             f"""
-            SELECT {self._first_fields()}, f.recorded_at, h.version, h.hash
+            SELECT f.campaign, f.hash, f.recorded_at, h.version, h.hash
             FROM ({ids}) ids
             JOIN events f ON f.campaign = ids.campaign AND f.version = 1
             JOIN events h ON h.campaign = ids.campaign AND h.version = (
@@ -392,7 +400,22 @@ class Store:
             """,
             args,
         )
-        return _rows_of_campaigns(rows)
+        known = {first: firsts.first(first) for _, first, *_ in rows} if firsts is not None else {}
+        missing = [campaign for campaign, first, *_ in rows if known.get(first) is None]
+        if missing:
+            marks = ", ".join("?" * len(missing))
+            for first, system, name in self.query(
+                f"SELECT f.hash, {self.field('f.data', 'system')}, {self.field('f.data', 'name')}"
+                f" FROM events f WHERE f.version = 1 AND f.campaign IN ({marks})",
+                missing,
+            ):
+                known[first] = (system, name)
+                if firsts is not None:
+                    firsts.remember_first(first, system, name)
+        return _rows_of_campaigns(
+            (campaign, *known[first], started, version, head)
+            for campaign, first, started, version, head in rows
+        )
 
     def campaign_page(
         self,
@@ -403,6 +426,7 @@ class Store:
         after: str | None = None,
         before: str | None = None,
         limit: int = 50,
+        firsts=None,
     ) -> tuple[list[CampaignRow], bool]:
         """A page of campaigns by id (A to Z): those that any of the queries `among` gives
         (each `(sql, args)` selecting a column `campaign`), whose name or id holds `search`
@@ -426,7 +450,8 @@ class Store:
             )
             params += [*args, *these, limit + 1]
         ids = " UNION ".join(arms)
-        rows = self._rows_of(ids, [*params, limit + 1], f"ORDER BY ids.campaign {order} LIMIT ?")
+        tail = f"ORDER BY ids.campaign {order} LIMIT ?"
+        rows = self._rows_of(ids, [*params, limit + 1], tail, firsts)
         more = len(rows) > limit
         rows = rows[:limit]
         return (rows[::-1] if back else rows), more

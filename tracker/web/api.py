@@ -461,7 +461,7 @@ def list_campaigns(query):
     time: at most `limit`, after the id `after`; `q` finds words in a name or id, `game` a
     game. A `Link` header names the next page (rel="next") while there is one."""
     user, access = current_user(), accounts()
-    rows, more = service().store.campaign_page(
+    rows, more = service().campaign_page(
         access.readable_queries(user),
         search=query["q"].strip(),
         game=query["game"].strip(),
@@ -504,7 +504,7 @@ def create_campaign(body):
 
 def _row(campaign: str):
     policy().require_read(campaign)
-    row = service().store.campaign(campaign)
+    row = service().campaign_row(campaign)
     if row is None:
         raise NotFound(f"there is no campaign {campaign!r} that you may see")
     return row

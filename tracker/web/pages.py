@@ -159,7 +159,7 @@ def _campaign_list(key: str, title: str, among, search: str, game: str) -> dict:
     prefix = "mine_" if key == "mine" else ""
     after = request.args.get(prefix + "after") or None
     before = None if after else request.args.get(prefix + "before") or None
-    rows, more = service().store.campaign_page(
+    rows, more = service().campaign_page(
         [among], search=search, game=game, after=after, before=before, limit=LIST_PAGE
     )
     kept = {k: v for k, v in request.args.items() if k not in (prefix + "after", prefix + "before")}
