@@ -164,11 +164,8 @@ class StateCache:
         """The turn of this process's writers of one campaign (`key`: its database and id):
         each then meets the state the one before handed on, at the head, instead of racing
         it to the log and folding a state of its own."""
-        lock = self._writing.get(key)
-        if lock is None:
-            with self._writing_lock:
-                lock = self._writing.setdefault(key, threading.RLock())
-        return lock
+        with self._writing_lock:
+            return self._writing.setdefault(key, threading.RLock())
 
     # -- first events --------------------------------------------------------------------------
 
