@@ -564,6 +564,7 @@ class Service:
                     if guard:
                         guard(system, state, type_, data)
                     state = self._void(campaign, system, version, data["version"], pending)
+                    event = Event(None, campaign, version, type_, data, event_meta, None, None)
                 else:
                     data, how = draw(system, type_, dict(raw), state, roller)
                     if guard:
@@ -575,7 +576,7 @@ class Service:
                     state = system.apply(state, event)
             except TrackerError as error:
                 raise BatchError(index, str(type_), error) from None
-            pending.append(Event(None, campaign, version, type_, data, event_meta, None, None))
+            pending.append(event)
             out.append(NewEvent(type_, data, event_meta, submission.get("recorded_at")))
         return out, state
 
