@@ -56,7 +56,7 @@ def _pages(client, cid):
     return pages
 
 
-def test_the_pages_are_the_same_with_no_part_kept(tmp_path, client, svc, two):
+def test_the_pages_are_the_same_with_no_part_kept(client, svc, two):
     """The map and the audit log's rows, kept or drawn every time, are the same HTML."""
     void = {"type": "EventVoided", "data": {"version": 3, "reason": "typo"}}
     svc.append(two, [void], svc.state(two).version)

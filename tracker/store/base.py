@@ -400,21 +400,24 @@ class Store:
             """,
             args,
         )
-        known = {first: firsts.first(first) for _, first, *_ in rows} if firsts is not None else {}
-        missing = [campaign for campaign, first, *_ in rows if known.get(first) is None]
+        firsts_of = {campaign: first for campaign, first, *_ in rows}
+        known = {}  # campaign: (system, name)
+        for campaign, first in firsts_of.items() if firsts is not None else ():
+            if (game_and_name := firsts.first(first)) is not None:
+                known[campaign] = game_and_name
+        missing = [campaign for campaign in firsts_of if campaign not in known]
         if missing:
             marks = ", ".join("?" * len(missing))
-            for first, system, name in self.query(
-                f"SELECT f.hash, {self.field('f.data', 'system')}, {self.field('f.data', 'name')}"
-                f" FROM events f WHERE f.version = 1 AND f.campaign IN ({marks})",
-                missing,
+            query = f"SELECT {self._first_fields()} FROM events f WHERE f.version = 1"
+            for campaign, system, name in self.query(
+                f"{query} AND f.campaign IN ({marks})", missing
             ):
-                known[first] = (system, name)
+                known[campaign] = (system, name)
                 if firsts is not None:
-                    firsts.remember_first(first, system, name)
+                    firsts.remember_first(firsts_of[campaign], system, name)
         return _rows_of_campaigns(
-            (campaign, *known[first], started, version, head)
-            for campaign, first, started, version, head in rows
+            (campaign, *known[campaign], started, version, head)
+            for campaign, _, started, version, head in rows
         )
 
     def campaign_page(
