@@ -152,9 +152,41 @@ def test_a_campaigns_links_are_the_paths_url_for_writes(app, page, args):
 def test_the_front_pages_links_are_the_paths_url_for_writes(app, endpoint):
     from flask import url_for
 
-    from tracker.web.pages import path_of
+    from tracker.web.pages import _finding
 
     with app.test_request_context("/"):
-        link = path_of(endpoint, "cid")
+        link = _finding()[endpoint.replace("pages.", "") + "_of"]
         for cid in ("c", "page-one", "hole", "a b&c=d/é?"):
             assert link(cid) == url_for(endpoint, cid=cid)
+
+
+def test_the_kept_urls_are_the_urls_url_for_builds_wherever_the_app_is_served(app):
+    from flask import url_for
+
+    from tracker.web.templating import KeptUrls
+
+    kept = KeptUrls(app)
+    asked = [
+        ("static", {"filename": "style.css"}),
+        ("pages.page", {"cid": "a b", "page": "roster", "warband": "x&y"}),
+        ("pages.dashboard", {"cid": "c", "at": 3}),
+        ("auth.join", {"code": "k", "_external": True}),
+        ("pages.page", {"cid": "c", "page": "audit", "upto": [1, 2]}),
+    ]
+    for root, host in (("", "localhost"), ("/club", "localhost"), ("", "tables.example")):
+        with app.test_request_context("/", base_url=f"http://{host}{root}"):
+            for endpoint, values in asked:
+                assert kept(endpoint, **values) == url_for(endpoint, **values)
+                assert kept(endpoint, **values) == url_for(endpoint, **values)  # kept
+
+
+def test_the_app_keeps_no_url_when_told_not_to(app):
+    from flask import url_for
+
+    from tracker.web import create_app
+    from tracker.web.templating import url
+
+    fresh = create_app({**app.config, "URLS_KEPT": 0})
+    assert fresh.extensions["tracker.urls"]._kept is None
+    with fresh.test_request_context("/"):
+        assert url("pages.dashboard", cid="c") == url_for("pages.dashboard", cid="c")

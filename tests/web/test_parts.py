@@ -16,6 +16,7 @@ def parts(app):
         loader=DictLoader(
             {
                 "greeting.html": "<p>{{ who }} has {{ glory }} glory</p>",
+                "row.html": "<li>{{ row.who }} {{ row.glory }}</li>",
                 "nosy.html": "<p>{{ who }} at {{ request.path }}</p>",
                 "helper.html": "<a href=\"{{ url_for('pages.campaigns') }}\">{{ who }}</a>",
             }
@@ -39,6 +40,13 @@ def test_a_part_is_kept_by_its_inputs_and_drawn_again_for_others(parts):
 def test_a_part_that_reads_what_it_is_not_given_is_refused(parts, name, missing):
     with pytest.raises(PartError, match=missing):
         parts(name, who="Crow")
+
+
+def test_each_draws_the_part_for_every_item_of_its_sequence(parts):
+    rows = [{"who": "Crow", "glory": 3}, {"who": "<Jaw>", "glory": 0}]
+    drawn = parts.each("row.html", row=rows)
+    assert drawn == "<li>Crow 3</li>\n<li>&lt;Jaw&gt; 0</li>"
+    assert parts.each("row.html", row=[]) == ""
 
 
 def test_a_part_missing_an_input_is_refused(parts):

@@ -9,7 +9,7 @@ from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError
 
 from tracker import config, systems
-from tracker.web import api, auth, live, pages, parts, table
+from tracker.web import api, auth, live, pages, parts, table, templating
 from tracker.web.context import Sessions, csrf, current_user, state_cache
 from tracker.web.templating import TrackerEnvironment
 
@@ -35,18 +35,20 @@ def create_app(test_config: dict | None = None) -> Flask:
     systems.registry()  # every game system imported now, not on a first request
 
     state_cache(app)
-    # pages, the parts they keep, forms, accounts, API, live streams
-    for part in (pages, parts, table, auth, api, live):
+    # kept URLs, pages, the parts they keep, forms, accounts, API, live streams
+    for part in (templating, pages, parts, table, auth, api, live):
         part.init_app(app)
     answer_errors(app)
 
     @app.after_request
     def secure_headers(response):
+        # Each added unless the answer set its own (the headers it has, looked at once:
+        # werkzeug's `setdefault` raises and catches an exception for each one missing).
         headers = response.headers
-        headers.setdefault("Content-Security-Policy", CSP)
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("Referrer-Policy", "same-origin")
+        has = {name.lower() for name in headers.keys()}
+        for name, value in SECURE_HEADERS:
+            if name.lower() not in has:
+                headers.add(name, value)
         return response
 
     @app.context_processor
@@ -129,4 +131,10 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
     "frame-ancestors 'none'"
+)
+SECURE_HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Frame-Options", "DENY"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
 )

@@ -40,14 +40,25 @@ class Sessions(SecureCookieSessionInterface):
     brings a token has no session (the token is its session)."""
 
     def get_signing_serializer(self, app):
-        if not app.secret_key:
-            app.secret_key = app.config["SECRET_KEY"] = accounts().secret()
+        _secret(app)
         return super().get_signing_serializer(app)
 
     def open_session(self, app, request):
         if bearer(request) is not None:
             return self.make_null_session(app)
+        if not request.cookies.get(self.get_cookie_name(app)):
+            # Nothing to read (a first visit, a reader who never logged in): an empty
+            # session, and no signer made for it. The secret is still read now: the CSRF
+            # token of a form on the page is signed with it.
+            _secret(app)
+            return self.session_class()
         return super().open_session(app, request)
+
+
+def _secret(app) -> None:
+    """The app's secret, the database's own unless the config names one: read once."""
+    if not app.secret_key:
+        app.secret_key = app.config["SECRET_KEY"] = accounts().secret()
 
 
 _kept = threading.local()

@@ -13,7 +13,7 @@ import secrets
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
-from urllib.parse import quote, urlencode, urlparse
+from urllib.parse import urlparse
 
 import msgspec
 from flask import (
@@ -59,6 +59,7 @@ from tracker.web.forms import (
     start_failure,
     typed,
 )
+from tracker.web.templating import url
 
 bp = Blueprint("pages", __name__)
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
@@ -165,7 +166,7 @@ def _campaign_list(key: str, title: str, among, search: str, game: str) -> dict:
     kept = {k: v for k, v in request.args.items() if k not in (prefix + "after", prefix + "before")}
 
     def at(**cursor) -> str:
-        return url_for("pages.campaigns", **kept, **{prefix + k: v for k, v in cursor.items()})
+        return url("pages.campaigns", **kept, **{prefix + k: v for k, v in cursor.items()})
 
     earlier = bool(rows) and (more if before else after is not None)
     later = bool(rows) and (before is not None or more)
@@ -187,13 +188,13 @@ def campaigns():
 
 def _finding() -> dict:
     """What the front page's search box shows: the words and game looked for, the games;
-    and the links of each campaign listed (its path made once: a list holds a page)."""
+    and the links of each campaign listed."""
     return {
         "systems": systems.registry(),
         "search": _search(),
         "game": _game(),
-        "dashboard_of": path_of("pages.dashboard", "cid"),
-        "play_on_of": path_of("pages.play_on", "cid"),
+        "dashboard_of": lambda cid: url("pages.dashboard", cid=cid),
+        "play_on_of": lambda cid: url("pages.play_on", cid=cid),
     }
 
 
@@ -251,28 +252,18 @@ def start_campaign():
 # -- a campaign's pages -------------------------------------------------------------------
 
 
-# What `url_for` leaves unquoted in a path segment and in a query (werkzeug's choice).
-SEGMENT, QUERY = "!$&'()*+,/:;=@", "!$'()*,/:;?@"
-_HOLE = "\x00hole\x00"  # no id or page name holds it
-
-
-def path_of(endpoint: str, key: str, **values):
-    """The path `url_for(endpoint, key=..., **values)` writes, as a function of `key`'s
-    value: made once for a page that links to many (a list's rows, a campaign's pages)."""
-    before, after = url_for(endpoint, **values, **{key: _HOLE}).rsplit(quote(_HOLE, safe=""), 1)
-    return lambda value: before + quote(value, safe=SEGMENT) + after
-
-
 class PagePaths:
-    """The paths of a campaign's pages, with a query, as `url_for` writes them."""
+    """The paths of a campaign's pages, with a query, as `url_for` writes them (the kept
+    URLs: a page links to many of the same)."""
 
     def __init__(self, cid: str):
-        self.path = path_of("pages.page", "page", cid=cid)
+        self.cid = cid
 
     def __call__(self, page: str, args: dict) -> str:
-        path = self.path("" if page == "dashboard" else page)
-        query = [(name, value) for name, value in args.items() if value is not None]
-        return path + ("?" + urlencode(query, safe=QUERY) if query else "")
+        query = {name: value for name, value in args.items() if value is not None}
+        if page == "dashboard":
+            return url("pages.dashboard", cid=self.cid, **query)
+        return url("pages.page", cid=self.cid, page=page, **query)
 
 
 def context(cid: str, at: int | None = None) -> dict:
@@ -304,8 +295,8 @@ def context(cid: str, at: int | None = None) -> dict:
         "may_record": lambda side: records_for(member, side),
         "my_latest": lambda: entries.latest_own(cid, member) if view.is_latest else None,
         "link": link,
-        "pdf_link": lambda page, **args: url_for("pages.pdf", cid=cid, page=page, **args),
-        "now_url": url_for(request.endpoint, **(request.view_args or {}), **now_args),
+        "pdf_link": lambda page, **args: url("pages.pdf", cid=cid, page=page, **args),
+        "now_url": url(request.endpoint, **(request.view_args or {}), **now_args),
         "cid": cid,
         "view": view,
         "system": view.system,
@@ -603,7 +594,7 @@ def _audit_page(ctx: dict, status: int = 200, **extra):
         return ctx["audit_at"](version)
 
     # The campaign as it stood after an event: this prefix and the event's number.
-    as_of = url_for("pages.dashboard", cid=ctx["cid"], at="")
+    as_of = url("pages.dashboard", cid=ctx["cid"], at="")
     return render_template(
         "audit.html",
         entries=entries,

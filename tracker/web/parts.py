@@ -46,6 +46,13 @@ class Parts:
             raise PartError(f"the part {name} reads {missing}, which it is not given")
         return self._rendered(name, msgspec.json.encode(inputs))
 
+    def each(self, name: str, **inputs) -> Markup:
+        """The part drawn for each item of the one sequence it is given, joined by line
+        breaks: `each(name, row=rows)` is `part(name, row=row)` for every row (a page of the
+        audit log is fifty, asked for in one call from its template)."""
+        ((key, items),) = inputs.items()
+        return Markup("\n".join([self(name, **{key: item}) for item in items]))
+
     def _names_read(self, name: str) -> frozenset:
         """Every name the part reads, its environment's globals (Flask's `request`,
         `url_for`, ...) included: Jinja counts a global as declared."""

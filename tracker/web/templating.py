@@ -1,4 +1,5 @@
-"""The pages' template environment: Jinja's, with attribute lookups on plain dicts made cheap.
+"""The pages' template environment: Jinja's, with attribute lookups on plain dicts made cheap,
+and the URLs the pages link to kept once built.
 
 The templates read the folded state, which is plain dicts, as `warband.name`. Jinja looks an
 attribute up first (`getattr`) and only then an item, so every such read raised and caught an
@@ -10,8 +11,10 @@ any other object) goes Jinja's way.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from flask import current_app, has_request_context, request
 from flask.templating import Environment
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
@@ -34,3 +37,56 @@ class TrackerEnvironment(Environment):
             return obj[attribute]
         except (TypeError, LookupError, AttributeError):
             return self.undefined(obj=obj, name=attribute)
+
+
+# URLs kept per process: a page links to some twenty, most of them the same on every page of
+# a campaign (its own pages, the static files, the account's).
+URLS_KEPT = 4096
+
+
+class KeptUrls:
+    """`url_for`, each URL it builds kept by what it was built from.
+
+    Without `_external`, `_scheme`, `_anchor` or `_method`, and for an endpoint named in full,
+    a URL is a function of the endpoint, its values and where the app is served from (the
+    request's SCRIPT_NAME and host, both in the key): the app's routes are fixed once it serves,
+    and it registers no `url_defaults`, which could make a URL depend on more. Anything else
+    (and a value that cannot be a key) is built by `url_for` itself, every time. At most `kept`
+    URLs; the least asked for go first. `URLS_KEPT = 0` in the config builds every URL afresh.
+    """
+
+    def __init__(self, app, kept: int = URLS_KEPT):
+        self.url_for = app.url_for
+        self._kept = lru_cache(maxsize=kept)(self._build) if kept else None
+
+    def __call__(self, endpoint: str, **values) -> str:
+        if self._kept is None or endpoint[0] == "." or not has_request_context():
+            return self.url_for(endpoint, **values)
+        for name in values:
+            if name[0] == "_":
+                return self.url_for(endpoint, **values)
+        environ = request.environ
+        try:
+            return self._kept(
+                environ.get("SCRIPT_NAME", ""),
+                environ.get("HTTP_HOST"),
+                endpoint,
+                tuple(values.items()),
+            )
+        except TypeError:  # a value that is no key: a list, a dict
+            return self.url_for(endpoint, **values)
+
+    def _build(self, root, host, endpoint: str, values: tuple) -> str:
+        return self.url_for(endpoint, **dict(values))
+
+
+def init_app(app) -> None:
+    """The templates' `url_for` (and `url`, for the views) keeps the URLs it builds."""
+    kept = KeptUrls(app, app.config.get("URLS_KEPT", URLS_KEPT))
+    app.extensions["tracker.urls"] = kept
+    app.jinja_env.globals["url_for"] = kept
+
+
+def url(endpoint: str, **values) -> str:
+    """`url_for` for the views, through the app's kept URLs."""
+    return current_app.extensions["tracker.urls"](endpoint, **values)
