@@ -258,12 +258,14 @@ class PagePaths:
 
     def __init__(self, cid: str):
         self.cid = cid
+        self.urls = current_app.extensions["tracker.urls"]
+        self.where = self.urls.where()
 
     def __call__(self, page: str, args: dict) -> str:
-        query = {name: value for name, value in args.items() if value is not None}
-        if page == "dashboard":
-            return url("pages.dashboard", cid=self.cid, **query)
-        return url("pages.page", cid=self.cid, page=page, **query)
+        values = {"cid": self.cid} if page == "dashboard" else {"cid": self.cid, "page": page}
+        values.update((name, value) for name, value in args.items() if value is not None)
+        endpoint = "pages.dashboard" if page == "dashboard" else "pages.page"
+        return self.urls.built(self.where, endpoint, values)
 
 
 def context(cid: str, at: int | None = None) -> dict:
@@ -682,11 +684,16 @@ def dice(cid):
         _histogram(player, counts, stats.expected("D6"), label="D6 faces")
         for player, counts in sorted(tally.by_player.items())
     ]
+    audit_at = ctx["audit_at"]
+    rolls = [
+        {"version": v, "at": audit_at(v), "type": t, "spec": s, "dice": d, "who": w, "how": h}
+        for v, t, s, d, w, h in tally.rolls
+    ]
     return render_template(
         "dice.html",
         tables=tables,
         players=players,
-        rolls=tally.rolls,
+        rolls=rolls,
         roll_count=tally.count,
         page="dice",
         **ctx,
@@ -789,7 +796,7 @@ def _histogram(title, counts, expected, label=None):
     total = sum(counts.values())
     shape = [(k, counts.get(k, 0), total * pr) for k, pr in sorted(expected.items())]
     top = max([o for _, o, _ in shape] + [e for _, _, e in shape] + [1])
-    bars = [_bar(number, *bar, top) for number, bar in enumerate(shape)]
+    bars = [_bar(number, *bar, top)._asdict() for number, bar in enumerate(shape)]
     return {
         "title": title,
         "label": label or title,

@@ -62,21 +62,28 @@ class KeptUrls:
     def __call__(self, endpoint: str, **values) -> str:
         if self._kept is None or endpoint[0] == "." or not has_request_context():
             return self.url_for(endpoint, **values)
+        return self.built(self.where(), endpoint, values)
+
+    @staticmethod
+    def where() -> tuple:
+        """Where this request finds the app (its SCRIPT_NAME and host): part of every key."""
+        environ = request.environ
+        return environ.get("SCRIPT_NAME", ""), environ.get("HTTP_HOST")
+
+    def built(self, where: tuple, endpoint: str, values: dict) -> str:
+        """The URL of `endpoint` with `values` in this request, served from `where` (a page
+        that links to many asks `where` once)."""
+        if self._kept is None:
+            return self.url_for(endpoint, **values)
         for name in values:
             if name[0] == "_":
                 return self.url_for(endpoint, **values)
-        environ = request.environ
         try:
-            return self._kept(
-                environ.get("SCRIPT_NAME", ""),
-                environ.get("HTTP_HOST"),
-                endpoint,
-                tuple(values.items()),
-            )
+            return self._kept(where, endpoint, tuple(values.items()))
         except TypeError:  # a value that is no key: a list, a dict
             return self.url_for(endpoint, **values)
 
-    def _build(self, root, host, endpoint: str, values: tuple) -> str:
+    def _build(self, where: tuple, endpoint: str, values: tuple) -> str:
         return self.url_for(endpoint, **dict(values))
 
 
