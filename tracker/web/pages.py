@@ -12,7 +12,6 @@ import re
 import secrets
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
-from typing import NamedTuple
 from urllib.parse import urlparse
 
 import msgspec
@@ -262,9 +261,11 @@ class PagePaths:
         self.where = self.urls.where()
 
     def __call__(self, page: str, args: dict) -> str:
-        values = {"cid": self.cid} if page == "dashboard" else {"cid": self.cid, "page": page}
+        if page == "dashboard":
+            endpoint, values = "pages.dashboard", {"cid": self.cid}
+        else:
+            endpoint, values = "pages.page", {"cid": self.cid, "page": page}
         values.update((name, value) for name, value in args.items() if value is not None)
-        endpoint = "pages.dashboard" if page == "dashboard" else "pages.page"
         return self.urls.built(self.where, endpoint, values)
 
 
@@ -759,36 +760,24 @@ def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
 BAR, HEIGHT = 24, 120
 
 
-class _Bar(NamedTuple):
-    """One bar of a histogram and where it is drawn (numbers written as the SVG takes them)."""
-
-    value: object
-    observed: int
-    expected: float
-    x: str  # the bar's left, and its line's ends
-    line_from: str
-    line_to: str
-    y: str  # the bar's top, height and the expected count's line
-    tall: str
-    line: str
-    middle: str  # the label's centre
-
-
-def _bar(number: int, value, observed: int, expected: float, top: float) -> _Bar:
+def _bar(number: int, value, observed: int, expected: float, top: float) -> dict:
+    """One bar of a histogram and where it is drawn (numbers written as the SVG takes them):
+    the bar's left and its line's ends, the bar's top and height, the expected count's line,
+    the label's centre. A dict: the histogram part is given it (`_histogram.html`)."""
     x, tall = 5 + number * BAR, observed / top * HEIGHT
     line = HEIGHT - expected / top * HEIGHT + 4
-    return _Bar(
-        value,
-        observed,
-        expected,
-        str(x + 3),
-        str(x + 1),
-        str(x + BAR - 1),
-        f"{HEIGHT - tall + 4:.2f}",
-        f"{tall:.2f}",
-        f"{line:.2f}",
-        str(x + BAR / 2),
-    )
+    return {
+        "value": value,
+        "observed": observed,
+        "expected": expected,
+        "x": str(x + 3),
+        "line_from": str(x + 1),
+        "line_to": str(x + BAR - 1),
+        "y": f"{HEIGHT - tall + 4:.2f}",
+        "tall": f"{tall:.2f}",
+        "line": f"{line:.2f}",
+        "middle": str(x + BAR / 2),
+    }
 
 
 def _histogram(title, counts, expected, label=None):
@@ -796,7 +785,7 @@ def _histogram(title, counts, expected, label=None):
     total = sum(counts.values())
     shape = [(k, counts.get(k, 0), total * pr) for k, pr in sorted(expected.items())]
     top = max([o for _, o, _ in shape] + [e for _, _, e in shape] + [1])
-    bars = [_bar(number, *bar, top)._asdict() for number, bar in enumerate(shape)]
+    bars = [_bar(number, *bar, top) for number, bar in enumerate(shape)]
     return {
         "title": title,
         "label": label or title,

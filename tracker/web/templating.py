@@ -60,7 +60,7 @@ class KeptUrls:
         self._kept = lru_cache(maxsize=kept)(self._build) if kept else None
 
     def __call__(self, endpoint: str, **values) -> str:
-        if self._kept is None or endpoint[0] == "." or not has_request_context():
+        if endpoint[0] == "." or not has_request_context():
             return self.url_for(endpoint, **values)
         return self.built(self.where(), endpoint, values)
 
