@@ -2,12 +2,14 @@
 nothing; and a page of the log leaves a snapshot where a long fold ended, which changes
 nothing it shows."""
 
+import os
+import sqlite3
 import threading
 
 import pytest
 
 from tracker.dice import SeededRoller
-from tracker.errors import Conflict
+from tracker.errors import Conflict, KeyReused
 from tracker.events import NewEvent
 from tracker.service import Service
 from tracker.store import Store
@@ -145,6 +147,120 @@ def test_two_files_have_two_locks_and_a_file_in_memory_none(tmp_path):
     memory.append("c", [_noted(1)], 0)  # writes as before
     for store in (one, two, again, memory):
         store.close()
+
+
+# -- group commit: the appends that wait while another is written go in one transaction ------
+
+
+def _appending_while_the_turn_is_held(path, submissions, **options):
+    """Each submission (campaign, expected version, key) appended by a thread of its own, on
+    a connection of its own, while the file's writing turn is held, then the turn let go;
+    what each thread got and the COMMITs the connections sent."""
+    group = engine._group_of(os.path.realpath(path))
+    got: dict = {}
+    commits: list = []
+
+    def writer(n, campaign, expected, key):
+        store = Store(path, **options)
+        store.conn.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else 0)
+        meta = {"retry": key, "request": f"r{n}"} if key else {}
+        try:
+            got[n] = store.append(campaign, [NewEvent("Noted", {"n": n}, meta)], expected)
+        except Exception as error:
+            got[n] = error
+        finally:
+            store.close()
+
+    with group.changed:
+        group.writing = True  # as if a thread were writing a group now
+    threads = [threading.Thread(target=writer, args=(n, *s)) for n, s in enumerate(submissions)]
+    for thread in threads:
+        thread.start()
+    while True:
+        with group.changed:
+            if len(group.waiting) == len(submissions) or not options.get("grouped", True):
+                group.writing = False
+                group.changed.notify_all()
+                break
+        threading.Event().wait(0.01)
+    for thread in threads:
+        thread.join()
+    return got, commits
+
+
+def test_appends_that_wait_for_the_turn_are_written_in_one_transaction_each_on_its_own(
+    tmp_path,
+):
+    path = tmp_path / "tracker.db"
+    store = Store(path)
+    store.init()
+    for campaign in ("a", "b", "c", "d"):
+        store.append(campaign, [_noted(0)], 0)
+    store.append("d", [NewEvent("Noted", {"n": 1}, {"retry": "k", "request": "first"})], 1)
+    submissions = [("a", 1, None), ("b", 1, None), ("c", 5, None), ("d", 2, "k"), ("a", 1, None)]
+    got, commits = _appending_while_the_turn_is_held(path, submissions)
+
+    assert commits == ["COMMIT"]  # five appends, one transaction, one disk sync
+    assert got[1].last_version == 2
+    assert isinstance(got[2], Conflict) and got[2].actual == 1  # refused alone
+    assert isinstance(got[3], KeyReused)  # the key was used for another request
+    # Two appends at version 1 of "a": the first in the group takes version 2, the other
+    # is refused as the conflict it is.
+    (won,) = [n for n in (0, 4) if not isinstance(got[n], Exception)]
+    (lost,) = {0, 4} - {won}
+    assert got[won].last_version == 2 and isinstance(got[lost], Conflict)
+    assert [e.data["n"] for e in store.read("a")] == [0, won]
+    assert [e.data["n"] for e in store.read("b")] == [0, 1]
+    assert [e.data["n"] for e in store.read("c")] == [0]
+    assert [e.data["n"] for e in store.read("d")] == [0, 1]
+    assert all(store.verify(campaign) is None for campaign in "abcd")
+    store.close()
+
+
+def test_with_group_commit_switched_off_each_append_is_a_transaction_of_its_own(tmp_path):
+    path = tmp_path / "tracker.db"
+    store = Store(path)
+    store.init()
+    got, commits = _appending_while_the_turn_is_held(
+        path, [("a", 0, None), ("b", 0, None), ("c", 0, None)], grouped=False
+    )
+    assert commits == ["COMMIT"] * 3
+    assert sorted(result.campaign for result in got.values()) == ["a", "b", "c"]
+    store.close()
+
+
+def test_an_append_that_waits_longer_than_the_timeout_fails_and_writes_nothing(tmp_path):
+    path = tmp_path / "tracker.db"
+    store = Store(path, timeout=0.2)
+    store.init()
+    group = engine._group_of(store._file)
+    with group.changed:
+        group.writing = True
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            store.append("a", [_noted(1)], 0)
+        assert group.waiting == []
+    finally:
+        with group.changed:
+            group.writing = False
+    assert store.version("a") == 0
+    assert store.append("a", [_noted(1)], 0).last_version == 1  # the next one goes
+    store.close()
+
+
+def test_a_writer_that_cannot_begin_gives_up_alone_and_leaves_the_queue_to_the_next(tmp_path):
+    path = tmp_path / "tracker.db"
+    store = Store(path, timeout=0.2)
+    store.init()
+    other = sqlite3.connect(path, isolation_level=None)  # another process's writer, say
+    other.execute("BEGIN IMMEDIATE")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        store.append("a", [_noted(1)], 0)
+    assert engine._group_of(store._file).waiting == []
+    other.execute("ROLLBACK")
+    other.close()
+    assert store.append("a", [_noted(1)], 0).last_version == 1
+    store.close()
 
 
 # -- a page of the log, and the snapshot it leaves ---------------------------------------------

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import sqlite_utils
 
-from tracker.errors import Conflict
+from tracker.errors import Conflict, TrackerError
 from tracker.events import NewEvent
 from tracker.store.base import (
     INSERT,
@@ -129,6 +129,44 @@ def _writers_of(key: str | None) -> threading.RLock | None:
     return lock if lock is not None else _writers.setdefault(key, threading.RLock())
 
 
+class _Waiting:
+    """An append of this process waiting for its turn to be written: its request, and once
+    written (by whichever thread had the turn) its result or the error that refused it."""
+
+    __slots__ = ("request", "result", "error", "done")
+
+    def __init__(self, request: Pending):
+        self.request, self.result, self.error, self.done = request, None, None, False
+
+    def outcome(self) -> AppendResult:
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+class _Group:
+    """The appends of this process waiting to be written to one database file, in the order
+    they came, and whether a thread is writing a group of them now. The thread that writes
+    takes every append waiting by then; the others sleep until theirs is written, or until
+    the writer is done and one of them may write the next group."""
+
+    __slots__ = ("changed", "waiting", "writing")
+
+    def __init__(self):
+        self.changed = threading.Condition(threading.Lock())
+        self.waiting: list[_Waiting] = []
+        self.writing = False
+
+
+_groups: dict[str, _Group] = {}
+os.register_at_fork(after_in_child=_groups.clear)
+
+
+def _group_of(key: str) -> _Group:
+    group = _groups.get(key)
+    return group if group is not None else _groups.setdefault(key, _Group())
+
+
 def _read_only(path: str, timeout: float) -> sqlite3.Connection:
     """A connection that only reads (SQLite's mode=ro). A database in WAL mode whose folder
     may not be written has no -shm file to share with writers, and there can be none: it
@@ -160,8 +198,21 @@ class SQLiteStore(Store):
     POLL = 0.2  # seconds between looks at the log while a live page waits
     NO_LIMIT = 2**62
 
-    def __init__(self, path: str | Path, *, timeout: float = 30.0, readonly: bool = False):
+    #: Group commit: the appends of this process that wait while another is written are
+    #: written after it in one transaction, each on its own (bench/RESULTS.md, change 78).
+    grouped = True
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        timeout: float = 30.0,
+        readonly: bool = False,
+        grouped: bool | None = None,
+    ):
         self.path = self.target = str(path)
+        if grouped is not None:
+            self.grouped = grouped
         self.readonly = readonly
         self.timeout = timeout
         in_memory = self.path in ("", ":memory:")
@@ -241,7 +292,8 @@ class SQLiteStore(Store):
     def append(
         self, campaign: str, events: Iterable[NewEvent], expected_version: int
     ) -> AppendResult:
-        """Append events to a campaign in one BEGIN IMMEDIATE transaction.
+        """Append events to a campaign in one BEGIN IMMEDIATE transaction (with group
+        commit, the transaction of the appends of this process that waited with it).
 
         Raises `Conflict` (naming both versions) when the campaign is not at
         `expected_version`; a new campaign is appended with expected version 0. When the
@@ -250,11 +302,81 @@ class SQLiteStore(Store):
         for another request, `KeyReused`.
         """
         request = pending(campaign, events, expected_version)
+        if self.grouped and self._file is not None and not self.readonly:
+            return self._grouped(request)
         with self.transaction():
             result = self._one(request)
         if not result.replayed:  # durable now: the head this connection wrote
             self._heads[campaign] = (result.last_version, result.head)
         return result
+
+    def _grouped(self, request: Pending) -> AppendResult:
+        """Group commit. The append waits in this process's queue for the file; the thread
+        whose turn it is writes every append waiting by then, each under a savepoint of its
+        own (a refused one undoes only itself), in one transaction: one disk sync for them
+        all. Each is answered only once that transaction is durable."""
+        group, mine = _group_of(self._file), _Waiting(request)
+        deadline = time.monotonic() + self.timeout
+        with group.changed:
+            group.waiting.append(mine)
+            while group.writing and not mine.done:
+                left = None if deadline is None else deadline - time.monotonic()
+                if not group.changed.wait(left) and mine in group.waiting:
+                    group.waiting.remove(mine)  # no writer took it: nothing was written
+                    raise sqlite3.OperationalError("database is locked")
+                if mine not in group.waiting:
+                    deadline = None  # taken by the writer: answered when it is done
+            if mine.done:
+                return mine.outcome()
+            group.writing = True
+        batch: list[_Waiting] = []
+        try:
+            batch = self._write_group(group, mine)
+        finally:
+            with group.changed:  # each written is answered, and the next may write
+                for waiting in batch:
+                    waiting.done = True
+                group.writing = False
+                group.changed.notify_all()
+        return mine.outcome()
+
+    def _write_group(self, group: _Group, mine: _Waiting) -> list[_Waiting]:
+        """Write the appends waiting in `group` (`mine` among them) in one transaction;
+        the appends written or refused."""
+        batch: list[_Waiting] = []
+        try:
+            with self.transaction():
+                with group.changed:  # taken once the turn is ours: all that came meanwhile
+                    batch = group.waiting[:]
+                    del group.waiting[:]
+                if len(batch) == 1:
+                    mine.result = self._one(mine.request)
+                else:
+                    for waiting in batch:
+                        self._one_of_many(waiting)
+        except BaseException as error:
+            if not batch:  # no turn: this one gives up, the others wait for the next
+                with group.changed:
+                    group.waiting.remove(mine)
+                raise
+            for waiting in batch:
+                waiting.result, waiting.error = None, waiting.error or error
+        for waiting in batch:  # durable now: the heads this connection wrote
+            result = waiting.result
+            if result is not None and not result.replayed:
+                self._heads[result.campaign] = (result.last_version, result.head)
+        return batch
+
+    def _one_of_many(self, waiting: _Waiting) -> None:
+        """One append of a group, under a savepoint: refused, it undoes only itself."""
+        conn = self.conn
+        conn.execute("SAVEPOINT one_append")
+        try:
+            waiting.result = self._one(waiting.request)
+        except (TrackerError, sqlite3.IntegrityError) as error:
+            conn.execute("ROLLBACK TO one_append")
+            waiting.error = error
+        conn.execute("RELEASE one_append")
 
     def _one(self, request: Pending) -> AppendResult:
         campaign = request.campaign
