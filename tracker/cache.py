@@ -25,27 +25,50 @@ class Kept:
 
 class Handover:
     """Entries handed from one request to the next, whichever thread it comes on: a request
-    takes an entry (nobody else has it then), brings it up to date and puts it back. At most
-    `size` entries; the oldest go first."""
+    takes an entry (nobody else has it then), brings it up to date and puts it back, or lets
+    it go. A request that asks for an entry another has taken waits until it is back (the
+    phones of a table all ask for the same page at once when an event comes: one brings it
+    forward, the others read it after) rather than making one of its own, up to `patience`
+    seconds. At most `size` entries; the oldest go first."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, patience: float = 5.0):
         self.size = size
-        self.lock = threading.Lock()
+        self.patience = patience
+        self.changed = threading.Condition(threading.Lock())
         self.entries: OrderedDict = OrderedDict()
+        self.out: dict = {}  # key -> the thread that took it (the entry, or its absence)
 
     def take(self, key):
-        with self.lock:
+        """The entry, now the caller's alone (None: there is none; the caller may make it),
+        until it calls `put` or `let_go`."""
+        me = threading.get_ident()
+        with self.changed:
+            if self.out.get(key, me) != me:
+                self.changed.wait_for(lambda: key not in self.out, self.patience)
+            self.out[key] = me
             return self.entries.pop(key, None)
 
     def put(self, key, entry) -> None:
-        with self.lock:
+        with self.changed:
             self.entries[key] = entry
             self.entries.move_to_end(key)
             while len(self.entries) > self.size:
                 self.entries.popitem(last=False)
+            self._release(key)
+
+    def let_go(self, key) -> None:
+        """The caller is done with what it took, and puts nothing back (it put it already,
+        or has nothing worth keeping)."""
+        with self.changed:
+            self._release(key)
+
+    def _release(self, key) -> None:
+        if self.out.get(key) == threading.get_ident():
+            del self.out[key]
+            self.changed.notify_all()
 
     def clear(self) -> None:
-        with self.lock:
+        with self.changed:
             self.entries.clear()
 
 

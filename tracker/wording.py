@@ -64,7 +64,16 @@ def page(service, campaign: str, upto: int, count: int, voided: dict) -> list[En
     system, _ = service.system_of(campaign)
     key = (service.store.path, system.fingerprint, campaign)
     tails = service.cache.tails
-    tail = tails.take(key)  # ours alone until it is put back
+    tail = tails.take(key)  # ours alone until it is put back or let go
+    try:
+        return _page_from(service, campaign, system, key, tail, upto, count, voided)
+    finally:
+        tails.let_go(key)
+
+
+def _page_from(service, campaign, system, key, tail, upto, count, voided) -> list[Entry]:
+    """The page from `tail` (the one taken, or None), brought forward or made, and kept."""
+    tails = service.cache.tails
     if tail is not None and not _holds(service, campaign, tail):
         tail = None
     first = max(1, upto - count + 1)
@@ -74,11 +83,12 @@ def page(service, campaign: str, upto: int, count: int, voided: dict) -> list[En
         tail = _new_tail(service, campaign, system, upto, voided)  # a tail at the head only
     if tail is None:
         return simple_page(service, campaign, upto, count, voided)
-    tails.put(key, tail)
     oldest = tail.version - len(tail.entries) + 1
-    if first < oldest or upto > tail.version or not _before(tail, voided, upto):
+    held = first >= oldest and upto <= tail.version and _before(tail, voided, upto)
+    kept = list(tail.entries)[first - oldest : upto - oldest + 1] if held else None
+    tails.put(key, tail)  # others may bring it forward from now on
+    if kept is None:
         return simple_page(service, campaign, upto, count, voided)
-    kept = list(tail.entries)[first - oldest : upto - oldest + 1]
     return [Entry(e.event, e.words, voided.get(e.event.version)) for e in kept]
 
 

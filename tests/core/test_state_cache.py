@@ -3,7 +3,8 @@ and always what a fold of the log from the start gives."""
 
 import threading
 
-from tracker.cache import Kept, Pool, StateCache
+from tracker import wording
+from tracker.cache import Handover, Kept, Pool, StateCache
 from tracker.dice import SeededRoller
 from tracker.service import Service
 from tracker.store import Store
@@ -167,3 +168,74 @@ def test_a_processs_writers_of_one_campaign_write_in_turn(service):
     )
     assert held == [True]
     assert not turn._is_owned()
+
+
+# -- entries handed over: one request at a time, the others waiting for it -------------------
+
+
+def test_a_request_asking_for_an_entry_another_has_taken_waits_for_it_to_be_put_back():
+    handover = Handover(4)
+    handover.put("k", "entry")
+    assert handover.take("k") == "entry"  # this thread has it now
+    got = []
+    waiting = threading.Thread(target=lambda: got.append(handover.take("k")))
+    waiting.start()
+    waiting.join(0.2)
+    assert waiting.is_alive() and got == []  # it waits rather than making its own
+    handover.put("k", "brought forward")
+    waiting.join()
+    assert got == ["brought forward"]
+
+
+def test_a_request_waits_for_one_that_is_making_the_entry_and_lets_go_of_it_after():
+    handover = Handover(4)
+    assert handover.take("k") is None  # none yet: this thread makes it
+    got = []
+    waiting = threading.Thread(target=lambda: got.append(handover.take("k")))
+    waiting.start()
+    waiting.join(0.2)
+    assert waiting.is_alive()
+    handover.let_go("k")  # it made nothing worth keeping after all
+    waiting.join()
+    assert got == [None]
+
+
+def test_a_request_takes_again_what_it_holds_without_waiting_and_waits_no_longer_than_patience():
+    handover = Handover(4, patience=0.05)
+    handover.put("k", "entry")
+    assert handover.take("k") == "entry"
+    assert handover.take("k") is None  # its own: nothing else to wait for
+    assert in_thread(lambda: handover.take("k")) is None  # waited 0.05 s, then went on
+    handover.let_go("k")
+
+
+def test_pages_asked_for_at_once_word_the_campaigns_tail_once(service, db_path, monkeypatch):
+    start_two_warbands(service)
+    service.cache.give_back()
+    made = []
+    new_tail = wording._new_tail
+
+    def counted(*args):
+        made.append(args[1])
+        return new_tail(*args)
+
+    monkeypatch.setattr(wording, "_new_tail", counted)
+    start = threading.Barrier(6)
+    pages = []
+
+    def request():
+        store = Store(db_path)
+        try:
+            start.wait()
+            svc = Service(store, SeededRoller(7), cache=service.cache)
+            pages.append([entry.words for entry in svc.recent("c", 5)])
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=request) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert made == ["c"]  # one request worded the tail; the five others read it
+    assert len(pages) == 6 and all(page == pages[0] for page in pages)

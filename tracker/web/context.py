@@ -24,7 +24,10 @@ csrf = CSRFProtect()
 
 def state_cache(app) -> StateCache:
     """The app's one cache of folded states, shared by every request's service."""
-    return app.extensions.setdefault("tracker.cache", StateCache())
+    cache = app.extensions.get("tracker.cache")
+    if cache is None:  # made once: the first request of the app (setdefault: one wins)
+        cache = app.extensions.setdefault("tracker.cache", StateCache())
+    return cache
 
 
 def bearer(req) -> str | None:

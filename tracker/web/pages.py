@@ -728,7 +728,16 @@ def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
     """A copy of the dice up to `version`: the kept tally brought forward, or counted from
     the start (the first look of a process, or a look at an earlier moment)."""
     key = (svc.store.path, cid)
-    tally = svc.cache.tallies.take(key)  # brought forward, then put back
+    tallies = svc.cache.tallies
+    tally = tallies.take(key)  # brought forward, then put back
+    try:
+        return _dice_counted(svc, cid, system, version, key, tally)
+    finally:
+        tallies.let_go(key)
+
+
+def _dice_counted(svc, cid: str, system, version: int, key, tally) -> _DiceTally:
+    """`tally` (the one taken, or None) brought forward to `version` and kept; a copy."""
     if tally is not None and tally.version:
         kept = svc.store.event(cid, tally.version)
         if tally.version > version or kept is None or kept.hash != tally.head:
