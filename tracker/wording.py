@@ -81,7 +81,8 @@ def _page_from(service, campaign, system, key, tail, upto, count, voided) -> lis
         _forward(service, campaign, system, tail, upto, voided)
     elif (tail is None or upto > tail.version) and upto == service.store.version(campaign):
         tail = _new_tail(service, campaign, system, upto, voided)  # a tail at the head only
-    if tail is None:
+    if tail is None:  # nothing to keep: the others need not wait for this page
+        tails.let_go(key)
         return simple_page(service, campaign, upto, count, voided)
     oldest = tail.version - len(tail.entries) + 1
     held = first >= oldest and upto <= tail.version and _before(tail, voided, upto)

@@ -2,6 +2,7 @@
 and always what a fold of the log from the start gives."""
 
 import threading
+import time
 
 from tracker import wording
 from tracker.cache import Handover, Kept, Pool, StateCache
@@ -239,3 +240,28 @@ def test_pages_asked_for_at_once_word_the_campaigns_tail_once(service, db_path, 
         thread.join()
     assert made == ["c"]  # one request worded the tail; the five others read it
     assert len(pages) == 6 and all(page == pages[0] for page in pages)
+
+
+def test_a_page_of_the_past_made_without_the_tail_keeps_nobody_waiting(service, monkeypatch):
+    start_two_warbands(service)
+    head = service.store.version("c")
+    tails = service.cache.tails
+    tails.clear()
+    tails.patience = 2.0
+    key = (service.store.path, service.system_of("c")[0].fingerprint, "c")
+    waited = []
+    simple_page = wording.simple_page
+
+    def another_request_meanwhile(svc, campaign, *args):
+        def take():
+            began = time.monotonic()
+            tails.take(key)
+            tails.let_go(key)
+            return time.monotonic() - began
+
+        waited.append(in_thread(take))
+        return simple_page(svc, campaign, *args)
+
+    monkeypatch.setattr(wording, "simple_page", another_request_meanwhile)
+    service.log_page("c", head - 1, 2, head - 1)  # the past: folded, not from the tail
+    assert len(waited) == 1 and waited[0] < 1.0
