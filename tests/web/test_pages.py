@@ -640,6 +640,20 @@ def test_the_dice_tally_brought_forward_counts_as_one_made_from_the_start(sample
     assert (back.by_table, back.count) == (early.by_table, early.count)
 
 
+def test_a_look_at_the_dice_of_an_earlier_moment_leaves_the_latest_tally_kept(sample, svc):
+    from tracker.web import pages
+
+    system, latest = svc.state(sample).system, svc.store.version(sample)
+    svc.cache.tallies.clear()
+    head = pages._dice_tally(svc, sample, system, latest)
+    back = pages._dice_tally(svc, sample, system, latest - 60)
+    key = (svc.store.path, sample)
+    assert back.count < head.count
+    assert svc.cache.tallies.entries[key].version == latest  # the latest one, as it was
+    assert svc.cache.tallies.out == {}  # and nobody is kept waiting for it
+    svc.cache.tallies.clear()
+
+
 def test_the_dice_page_lists_the_latest_rolls_and_counts_them_all(client, sample, svc, monkeypatch):
     import re
 

@@ -70,7 +70,7 @@ _INSERT = INSERT
 
 class _Transaction:
     """BEGIN IMMEDIATE for a `with` block: committed if the block ends, rolled back if it
-    raises. The writers of one process queue on the file's own lock (`_writers`) first, so
+    raises. The writers of one process queue on the file's own lock (`_File.writers`) first, so
     they take turns without sleeping; SQLite's lock, with the busy timeout, makes the
     writers of different processes take turns."""
 
@@ -113,22 +113,6 @@ class _Transaction:
             raise
 
 
-# One lock per database file for the writers of this process, looked up at each write
-# (re-entrant: a thread that writes through a second connection of its own meets SQLite's
-# busy timeout, as before). A forked process starts with locks of its own, none held.
-_writers: dict[str, threading.RLock] = {}
-os.register_at_fork(after_in_child=_writers.clear)
-
-
-def _writers_of(key: str | None) -> threading.RLock | None:
-    """This process's lock of the database file named by `key` (None: a database in
-    memory, which each connection has to itself)."""
-    if key is None:
-        return None
-    lock = _writers.get(key)
-    return lock if lock is not None else _writers.setdefault(key, threading.RLock())
-
-
 class _Waiting:
     """An append of this process waiting for its turn to be written: its request, and once
     written (by whichever thread had the turn) its result or the error that refused it."""
@@ -144,27 +128,41 @@ class _Waiting:
         return self.result
 
 
-class _Group:
-    """The appends of this process waiting to be written to one database file, in the order
-    they came, and whether a thread is writing a group of them now. The thread that writes
-    takes every append waiting by then; the others sleep until theirs is written, or until
-    the writer is done and one of them may write the next group."""
+class _File:
+    """What the writers of this process share for one database file.
 
-    __slots__ = ("changed", "waiting", "writing")
+    `writers`, the file's lock: every write transaction takes it first, so the writers of
+    one process take turns without sleeping (re-entrant: a thread that writes through a
+    second connection of its own meets SQLite's busy timeout, as before). And the group
+    commit's queue: the appends waiting to be written, in the order they came, and whether
+    a thread is writing a group of them now. The thread that writes takes every append
+    waiting by then; the others sleep until theirs is written, or until the writer is done
+    and one of them may write the next group."""
+
+    __slots__ = ("writers", "changed", "waiting", "writing")
 
     def __init__(self):
+        self.writers = threading.RLock()
         self.changed = threading.Condition(threading.Lock())
         self.waiting: list[_Waiting] = []
         self.writing = False
 
 
-_groups: dict[str, _Group] = {}
-os.register_at_fork(after_in_child=_groups.clear)
+# Looked up at each write; a forked process starts with files of its own, no lock held.
+_files: dict[str, _File] = {}
+os.register_at_fork(after_in_child=_files.clear)
 
 
-def _group_of(key: str) -> _Group:
-    group = _groups.get(key)
-    return group if group is not None else _groups.setdefault(key, _Group())
+def _group_of(key: str) -> _File:
+    """This process's share of the database file named by `key`."""
+    shared = _files.get(key)
+    return shared if shared is not None else _files.setdefault(key, _File())
+
+
+def _writers_of(key: str | None) -> threading.RLock | None:
+    """This process's lock of the database file named by `key` (None: a database in
+    memory, which each connection has to itself)."""
+    return None if key is None else _group_of(key).writers
 
 
 def _read_only(path: str, timeout: float) -> sqlite3.Connection:
@@ -340,7 +338,7 @@ class SQLiteStore(Store):
                 group.changed.notify_all()
         return mine.outcome()
 
-    def _write_group(self, group: _Group, mine: _Waiting) -> list[_Waiting]:
+    def _write_group(self, group: _File, mine: _Waiting) -> list[_Waiting]:
         """Write the appends waiting in `group` (`mine` among them) in one transaction;
         the appends written or refused."""
         batch: list[_Waiting] = []

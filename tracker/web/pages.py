@@ -725,25 +725,30 @@ class _DiceTally:
 
 
 def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
-    """A copy of the dice up to `version`: the kept tally brought forward, or counted from
-    the start (the first look of a process, or a look at an earlier moment)."""
+    """The dice up to `version`: a copy of the kept tally brought forward, or counted from
+    the start (the first look of a process; a look at an earlier moment, which leaves the
+    kept tally as it is)."""
     key = (svc.store.path, cid)
     tallies = svc.cache.tallies
     tally = tallies.take(key)  # brought forward, then put back
     try:
-        return _dice_counted(svc, cid, system, version, key, tally)
+        if tally is not None and tally.version > version:
+            tallies.put(key, tally)  # the latest stays kept: nobody waits for the past
+            return _counted(svc, cid, system, _DiceTally(), version)
+        if tally is not None and tally.version:
+            kept = svc.store.event(cid, tally.version)
+            if kept is None or kept.hash != tally.head:
+                tally = None  # another log: count again
+        tally = _counted(svc, cid, system, tally or _DiceTally(), version)
+        shown = tally.copy()  # the kept one goes on changing in other requests
+        tallies.put(key, tally)
+        return shown
     finally:
         tallies.let_go(key)
 
 
-def _dice_counted(svc, cid: str, system, version: int, key, tally) -> _DiceTally:
-    """`tally` (the one taken, or None) brought forward to `version` and kept; a copy."""
-    if tally is not None and tally.version:
-        kept = svc.store.event(cid, tally.version)
-        if tally.version > version or kept is None or kept.hash != tally.head:
-            tally = None  # a later tally, or another log: count again
-    if tally is None:
-        tally = _DiceTally()
+def _counted(svc, cid: str, system, tally: _DiceTally, version: int) -> _DiceTally:
+    """`tally` brought forward to `version` with the rolls of the events after it."""
     for event in svc.store.read(cid, after=tally.version, upto=version):
         tally.version, tally.head = event.version, event.hash
         if event.type not in system.events:
@@ -760,9 +765,7 @@ def _dice_counted(svc, cid: str, system, version: int, key, tally) -> _DiceTally
                 (event.version, event.type, spec.spec, dice, player, event.meta.get("source", "?"))
             )
             tally.count += 1
-    shown = tally.copy()  # the kept one goes on changing in other requests
-    svc.cache.tallies.put(key, tally)
-    return shown
+    return tally
 
 
 # The histograms' drawing: a bar's width and the bars' height, in the SVG's units.
