@@ -120,11 +120,9 @@ class Service:
             kept = Kept(upto, head, state, voided)
         return kept
 
-    def _for_writing(self, campaign: str) -> tuple[View, Kept]:
-        """The latest state, owned by the caller (a writer), who may change it."""
-        latest, head, first_hash = self.store.ends(campaign)
-        if latest == 0:
-            raise NotFound(f"there is no campaign {campaign!r}")
+    def _for_writing(self, campaign: str, latest: int, head: str, first_hash: str):
+        """The latest state (at `latest`, whose event has the hash `head`), owned by the
+        caller (a writer), who may change it: a (View, Kept) pair."""
         system, name = self._first(campaign, first_hash)
         kept = self.cache.take((system.fingerprint, campaign))
         if kept is None or (kept.version, kept.head) != (latest, head):
@@ -446,9 +444,15 @@ class Service:
         """One try of `append` at the head of the log as it stands now; None when another
         writer appended between our look and our write and the submission, per side, may be
         looked at again (unless this is the `last` try)."""
-        view, kept = self._for_writing(campaign)
+        latest, head, first_hash = self.store.ends(campaign)
+        if latest == 0:
+            raise NotFound(f"there is no campaign {campaign!r}")
+        if strict and expected_version is not None and expected_version != latest:
+            # Refused as it stands: no state is taken or brought forward for it.
+            raise Conflict(campaign, expected_version, latest, [])
+        view, kept = self._for_writing(campaign, latest, head, first_hash)
         if expected_version is not None and expected_version != view.version:
-            changed = self._meanwhile(view, expected_version, submissions, strict)
+            changed = self._meanwhile(view, expected_version, submissions)
             if changed is not None:
                 key = (view.system.fingerprint, campaign)
                 self.cache.hand_on(key, kept)  # nothing was applied: kept for the retry
@@ -475,11 +479,11 @@ class Service:
             self._after_append(view, events, state, result)
         return result
 
-    def _meanwhile(self, view: View, seen: int, submissions, strict: bool) -> list[str] | None:
-        """None when events appended since version `seen` leave the submission free to go on
-        (per side: none of them concerns a side it concerns); else the words of those that
-        do (empty under the strict condition, or when `seen` is no version of the log)."""
-        if strict or not 1 <= seen < view.version or view.version - seen > MEANWHILE:
+    def _meanwhile(self, view: View, seen: int, submissions) -> list[str] | None:
+        """Per side: None when events appended since version `seen` leave the submission
+        free to go on (none of them concerns a side it concerns); else the words of those
+        that do (empty when `seen` is no version of the log, or too far back)."""
+        if not 1 <= seen < view.version or view.version - seen > MEANWHILE:
             return []
         mine = self._concerns(view, submissions)
         since = self.log_page(view.campaign, view.version, view.version - seen, view.version)

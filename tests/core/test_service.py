@@ -161,6 +161,20 @@ def test_a_stale_expected_version_is_a_conflict_and_writes_nothing(service):
     assert service.store.version("c") == 11
 
 
+def test_a_strict_stale_append_is_refused_without_taking_or_folding_a_state(service):
+    start_two_warbands(service)
+    service.cache.clear()  # a process that has no state of the campaign yet
+
+    def no_state(*args):
+        raise AssertionError("a state was taken for an append refused as it stands")
+
+    service.cache.take = no_state
+    service.folder.fold = no_state
+    with pytest.raises(Conflict, match="is at version 11, not 3"):
+        battle(service, 3)
+    assert service.store.version("c") == 11
+
+
 def test_the_append_after_a_conflict_meets_the_state_as_the_log_holds_it(service):
     start_two_warbands(service)
     with pytest.raises(Conflict):
