@@ -120,9 +120,11 @@ class Service:
             kept = Kept(upto, head, state, voided)
         return kept
 
-    def _for_writing(self, campaign: str, latest: int, head: str, first_hash: str):
+    def _for_writing(
+        self, campaign: str, latest: int, head: str, first_hash: str
+    ) -> tuple[View, Kept]:
         """The latest state (at `latest`, whose event has the hash `head`), owned by the
-        caller (a writer), who may change it: a (View, Kept) pair."""
+        caller (a writer), who may change it."""
         system, name = self._first(campaign, first_hash)
         kept = self.cache.take((system.fingerprint, campaign))
         if kept is None or (kept.version, kept.head) != (latest, head):
