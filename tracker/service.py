@@ -67,10 +67,16 @@ class Service:
 
     def system_of(self, campaign: str) -> tuple[GameSystem, str]:
         """The campaign's game system and name, from its first event (which never changes)."""
-        _, _, first_hash = self.store.ends(campaign)
-        if first_hash is None:
-            raise NotFound(f"there is no campaign {campaign!r}")
+        _, _, first_hash = self._ends(campaign)
         return self._first(campaign, first_hash)
+
+    def _ends(self, campaign: str) -> tuple[int, str, str]:
+        """The campaign's version, head hash and first event's hash; NotFound when the log
+        holds none of its events."""
+        latest, head, first_hash = self.store.ends(campaign)
+        if latest == 0:
+            raise NotFound(f"there is no campaign {campaign!r}")
+        return latest, head, first_hash
 
     def _first(self, campaign: str, first_hash: str) -> tuple[GameSystem, str]:
         known = self.cache.first(first_hash)
@@ -86,9 +92,7 @@ class Service:
         The latest state is held by this thread until its request ends (tracker.cache): it
         must not be changed.
         """
-        latest, head, first_hash = self.store.ends(campaign)
-        if latest == 0:
-            raise NotFound(f"there is no campaign {campaign!r}")
+        latest, head, first_hash = self._ends(campaign)
         upto = latest if at is None else at
         if isinstance(upto, bool) or not isinstance(upto, int) or not 1 <= upto <= latest:
             raise NotFound(f"campaign {campaign!r} has events 1 to {latest}, not {at}")
@@ -446,9 +450,7 @@ class Service:
         """One try of `append` at the head of the log as it stands now; None when another
         writer appended between our look and our write and the submission, per side, may be
         looked at again (unless this is the `last` try)."""
-        latest, head, first_hash = self.store.ends(campaign)
-        if latest == 0:
-            raise NotFound(f"there is no campaign {campaign!r}")
+        latest, head, first_hash = self._ends(campaign)
         if strict and expected_version is not None and expected_version != latest:
             # Refused as it stands: no state is taken or brought forward for it.
             raise Conflict(campaign, expected_version, latest, [])
