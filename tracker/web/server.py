@@ -50,15 +50,15 @@ def _streams_end_with_the_worker(worker) -> None:
     signal.signal(signal.SIGTERM, ending)
 
 
-# The cycle collector in a worker: a young collection once 5,000 objects have been made, not
-# 700, and each older generation after 50 of the one below, not 10. Under load a worker's
-# many requests in flight are still alive at each young collection, so the default thresholds
-# promote them, and then the whole heap is walked every second or two; a request's objects
-# now mostly go before they are looked at (bench/RESULTS.md, change 85).
+# The cycle collector's thresholds in a worker (Python's are 700, 10, 10). A busy worker has
+# many requests in flight: at a young collection their objects are still alive, so with
+# Python's thresholds they are promoted and the whole heap is walked every second or two.
+# With these, most of a request's objects are gone before the collector looks at them.
 COLLECTOR = (5000, 50, 50)
 
 
 def _worker_starts(worker) -> None:
+    """A worker's start: the collector set for a server, and streams that end with it."""
     gc.set_threshold(*COLLECTOR)
     _streams_end_with_the_worker(worker)
 
