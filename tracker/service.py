@@ -105,6 +105,11 @@ class Service:
             return View(campaign, system, name, upto, head, latest, state, voided)
         key = (system.fingerprint, campaign)
         kept = self.cache.read(key)
+        if kept is not None and at is None and kept.version > upto:
+            # A writer of this process appended after the ends were read and handed on its
+            # state: the log has moved on, and that state may be the latest one.
+            latest, head, _ = self._ends(campaign)
+            upto = latest
         if kept is None or (kept.version, kept.head) != (upto, head):
             self.cache.forget(key)  # about to change: no later reader may see it half-way
             kept = self._latest(campaign, system, kept, upto, head)

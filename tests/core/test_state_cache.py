@@ -118,6 +118,43 @@ def test_a_writer_never_takes_a_state_a_reader_of_another_thread_holds(service, 
     assert service.state("c").state["warbands"]["iron"]["fighters"]["iron-0"]["name"] == "Zed"
 
 
+def test_a_reader_that_looked_before_a_writer_appended_reads_the_state_handed_on(service):
+    """The reader read the log's ends, then a writer of its process appended and handed on
+    its state, newer than those ends: the reader looks at the ends again and reads that
+    state, instead of folding one of its own to the version it first saw."""
+    start_two_warbands(service)
+    service.state("c")
+    service.cache.give_back()
+    looked = service.store.ends("c")
+    service.append("c", [_corrected("Zed")], looked[0], actor="org")
+    ends = service.store.ends
+    seen = iter([looked])
+    service.store.ends = lambda campaign: next(seen, None) or ends(campaign)
+    folds = counting_folds(service)
+    view = service.state("c")
+    assert folds == []
+    assert view.version == view.latest == looked[0] + 1
+    assert view.state["warbands"]["iron"]["fighters"]["iron-0"]["name"] == "Zed"
+
+
+def test_the_past_asked_for_at_the_head_it_had_is_not_taken_for_the_latest(service):
+    start_two_warbands(service)
+    service.state("c")
+    service.cache.give_back()
+    before = service.store.version("c")
+    service.append("c", [_corrected("Zed")], before, actor="org")
+    view = service.state("c", before)
+    assert view.version == before
+    assert view.state["warbands"]["iron"]["fighters"]["iron-0"]["name"] != "Zed"
+
+
+def _corrected(name: str) -> dict:
+    return {
+        "type": "FighterCorrected",
+        "data": {"warband": "iron", "fighter": "iron-0", "name": name},
+    }
+
+
 def test_a_command_without_requests_keeps_reading_its_own_state(service):
     start_two_warbands(service)
     first = service.state("c").state
