@@ -122,14 +122,7 @@ def test_a_reader_that_looked_before_a_writer_appended_reads_the_state_handed_on
     """The reader read the log's ends, then a writer of its process appended and handed on
     its state, newer than those ends: the reader looks at the ends again and reads that
     state, instead of folding one of its own to the version it first saw."""
-    start_two_warbands(service)
-    service.state("c")
-    service.cache.give_back()
-    looked = service.store.ends("c")
-    service.append("c", [_corrected("Zed")], looked[0], actor="org")
-    ends = service.store.ends
-    seen = iter([looked])
-    service.store.ends = lambda campaign: next(seen, None) or ends(campaign)
+    looked = _looked_before_a_writer_appended(service)
     folds = counting_folds(service)
     view = service.state("c")
     assert folds == []
@@ -139,6 +132,15 @@ def test_a_reader_that_looked_before_a_writer_appended_reads_the_state_handed_on
 
 def test_a_reader_that_asked_for_the_version_it_looked_at_is_not_given_a_later_one(service):
     """The same race, but the reader asked for that version by its number: it gets it."""
+    looked = _looked_before_a_writer_appended(service)
+    view = service.state("c", looked[0])
+    assert view.version == looked[0]
+    assert view.state["warbands"]["iron"]["fighters"]["iron-0"]["name"] != "Zed"
+
+
+def _looked_before_a_writer_appended(service) -> tuple:
+    """The ends a reader read just before a writer of its process appended and handed its
+    state on: the store's next look at the ends answers those, the later ones the log's."""
     start_two_warbands(service)
     service.state("c")
     service.cache.give_back()
@@ -147,9 +149,7 @@ def test_a_reader_that_asked_for_the_version_it_looked_at_is_not_given_a_later_o
     ends = service.store.ends
     seen = iter([looked])
     service.store.ends = lambda campaign: next(seen, None) or ends(campaign)
-    view = service.state("c", looked[0])
-    assert view.version == looked[0]
-    assert view.state["warbands"]["iron"]["fighters"]["iron-0"]["name"] != "Zed"
+    return looked
 
 
 def _corrected(name: str) -> dict:
