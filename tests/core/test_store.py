@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tracker.errors import Conflict
-from tracker.events import NewEvent, decode
+from tracker.events import GENESIS, NewEvent, decode
 from tracker.store import Store
 
 # What each engine raises when its triggers refuse a change to the log.
@@ -607,6 +607,30 @@ def test_postgresql_appends_within_an_open_transaction_are_undone_with_it(pg_sto
         pg_store.append("c", [ev(2)], 1)
         pg_store.append("c", [ev(3)], 2)
     assert [e.data["n"] for e in pg_store.read("c")] == [1, 2, 3]
+
+
+def test_postgresql_prepares_the_appends_statements_once_on_each_connection(pg_store):
+    # The first append of the connection, in a transaction that is then undone: what it
+    # prepared stays with the connection.
+    with pytest.raises(Conflict):
+        with pg_store.transaction():
+            pg_store.append("c", [ev(1)], 0)
+            pg_store.append("c", [ev(2)], 0)
+    assert pg_store.version("c") == 0
+    pg_store.append("c", [ev(1)], 0)
+    # Refused by the unique key in the middle of its message (a head remembered behind the
+    # log's): its transaction is undone, and the next append still finds its statements.
+    pg_store._heads["c"] = (0, GENESIS)
+    with pytest.raises(Conflict):
+        pg_store.append("c", [ev(1)], 0)
+    pg_store.append("c", [ev(2), ev(3)], 1)
+    assert [e.data["n"] for e in pg_store.read("c")] == [1, 2, 3]
+    assert pg_store.verify("c") is None
+    with pg_store.pool.connection() as conn:
+        prepared = conn.execute(
+            "SELECT name FROM pg_prepared_statements WHERE name LIKE 'tracker%' ORDER BY name"
+        ).fetchall()
+    assert prepared == [("tracker_chained",), ("tracker_notify",)]
 
 
 def test_what_an_event_holds_is_read_back_exactly_quotes_and_all(store):

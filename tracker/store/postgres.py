@@ -8,7 +8,8 @@ log promises, the database enforces:
   even with the triggers dropped);
 - versions without a gap, the hash chain unbroken: `UNIQUE (campaign, version)`, and each
   event inserted only where the one before it is in the log with the hash it chains from
-  (`_CHAINED`), so an append expecting a stale version is a `Conflict` that writes nothing;
+  (`tracker_chained`, `_PREPARED`), so an append expecting a stale version is a `Conflict`
+  that writes nothing;
 - a global order readers can follow: every append takes `LOCK TABLE events IN EXCLUSIVE
   MODE` (as the eventsourcing library's recorder does), so appends commit one after another
   in the order of their positions, and a reader that has seen position p never finds later a
@@ -26,6 +27,7 @@ else: the lock and the unique key already exclude every interleaving they would 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -87,14 +89,21 @@ REVOKE UPDATE, DELETE, TRUNCATE ON events FROM PUBLIC;
 )
 
 _INSERT = INSERT.replace("?", "%s")
-# An event, inserted only where the one before it is in the log with the hash it chains
-# from (the first of a campaign has none): a chain never forks or skips, whatever head the
-# writer believed. Arguments: the row, then version, campaign, version, previous hash.
-_CHAINED = (
+# The append's statements, prepared once on each connection (`_prepared`), so that the
+# server does not parse and plan them again for every append. `tracker_chained` inserts an
+# event only where the one before it is in the log with the hash it chains from (the first
+# of a campaign has none): a chain never forks or skips, whatever head the writer believed.
+# Its arguments: the row (campaign, version, type, data, meta, recorded_at, hash), then the
+# previous hash. `tracker_notify` tells every listener the log's newest position.
+_PREPARED = (
+    "PREPARE tracker_chained (text, integer, text, text, text, text, text, text) AS "
     "INSERT INTO events (campaign, version, type, data, meta, recorded_at, hash) "
-    "SELECT %s, %s, %s, %s, %s, %s, %s WHERE %s = 1 OR EXISTS (SELECT FROM events "
-    "WHERE campaign = %s AND version = %s - 1 AND hash = %s)"
+    "SELECT $1, $2, $3, $4, $5, $6, $7 WHERE $2 = 1 OR EXISTS (SELECT FROM events "
+    "WHERE campaign = $1 AND version = $2 - 1 AND hash = $8); "
+    "PREPARE tracker_notify (text) AS SELECT pg_notify($1, max(position)::text) FROM events"
 )
+_CHAINED = "EXECUTE tracker_chained (%s, %s, %s, %s, %s, %s, %s, %s)"
+_NOTIFY_PREPARED = "EXECUTE tracker_notify (%s)"
 # Any number that every tracker uses for its schema's advisory lock.
 _SCHEMA_LOCK = 7_216_001
 
@@ -342,6 +351,11 @@ class PostgresStore(Store):
         return self._listener
 
 
+# The connections on which the append's statements are prepared (a prepared statement lasts
+# as long as its connection, and outlives a transaction rolled back).
+_prepared: weakref.WeakSet = weakref.WeakSet()
+
+
 def _write(conn: psycopg.Connection, rows: list[tuple], head: str) -> int:
     """Insert chained rows, the first chained on from `head`, under the table lock, and
     announce them; how many were inserted (all, or none when the log does not hold the head
@@ -349,13 +363,17 @@ def _write(conn: psycopg.Connection, rows: list[tuple], head: str) -> int:
 
     The statements go in one Query message (psycopg's ClientCursor binds the arguments on
     the client), one round trip, which the server runs as one transaction: the lock, the
-    inserts, the NOTIFY. In a transaction of this thread's already, the lock taken before,
-    they are part of it."""
+    inserts, the NOTIFY, each insert and the NOTIFY a statement the connection prepared on
+    its first append (a new database has the table only after `init`). In a transaction of
+    this thread's already, the lock taken before, they are part of it."""
+    if conn not in _prepared:
+        conn.execute(_PREPARED)
+        _prepared.add(conn)
     args, previous = [], head
     for row in rows:
-        args += [*row, row[1], row[0], row[1], previous]
+        args += [*row, previous]
         previous = row[6]
-    statements = [_CHAINED] * len(rows) + [_NOTIFY]
+    statements = [_CHAINED] * len(rows) + [_NOTIFY_PREPARED]
     if conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
         statements.insert(0, "LOCK TABLE events IN EXCLUSIVE MODE")
     written = 0
