@@ -57,10 +57,11 @@ class Seeded:
     versions: dict  # {campaign: version after the seed}
 
 
-def _seed(path: Path) -> Seeded:
-    """CAMPAIGNS * PLAYERS copies of the bench's 1k campaign (six warbands, battles and whole
-    aftermaths), all public. The first CAMPAIGNS are the shared ones; player k holds side k
-    in each of them, and side k of the copies 10k .. 10k+9 alone (the uncontended side)."""
+def _seed(path: Path | str, copies: int = CAMPAIGNS * PLAYERS) -> Seeded:
+    """`copies` copies of the bench's 1k campaign (six warbands, battles and whole
+    aftermaths), all public, in the database at `path` (a file, or a PostgreSQL URL). The
+    first CAMPAIGNS are the shared ones; player k holds side k in each of them, and side k
+    of the copies 10k .. 10k+9 alone (the uncontended side)."""
     store = Store(path)
     store.init()
     accounts = Accounts(store)
@@ -70,7 +71,7 @@ def _seed(path: Path) -> Seeded:
     organiser = accounts.sign_up("organiser", PASSWORD)
     players = [accounts.sign_up(f"player-{k}", PASSWORD) for k in range(PLAYERS)]
     fighters, versions = {}, {}
-    for n in range(CAMPAIGNS * PLAYERS):
+    for n in range(copies):
         cid = f"load-{n}"
         service.import_lines(json.dumps({**json.loads(line), "campaign": cid}) for line in lines)
         accounts.set_public(cid, True)
@@ -229,9 +230,11 @@ class LoadClient:
             tally.acknowledged.append((cid, self.version, name))
 
 
-def side(port: int, roles: list[Role], seeded: Seeded, seconds: float) -> Tally:
-    """Every role's client running the mix for `seconds`, all at once."""
-    clients = [LoadClient(port, role, seeded, n) for n, role in enumerate(roles)]
+def side(port: int | list[int], roles: list[Role], seeded: Seeded, seconds: float) -> Tally:
+    """Every role's client running the mix for `seconds`, all at once; given several ports
+    (app servers), the clients are spread over them in turn, as a balancer would."""
+    ports = port if isinstance(port, list) else [port]
+    clients = [LoadClient(ports[n % len(ports)], role, seeded, n) for n, role in enumerate(roles)]
     tallies = [Tally() for _ in clients]
     errors: list[BaseException] = []
     barrier = threading.Barrier(len(clients) + 1)

@@ -7,6 +7,7 @@ that its appends are as durable as SQLite's at synchronous=FULL.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import psycopg
 
-from bench import data
+from bench import data, load
 from bench.figures import (
     ROOT,
     Figure,
@@ -26,7 +27,7 @@ from bench.figures import (
     _sample_events,
     _seconds,
 )
-from bench.http import CLIENTS, Client, _founded, _port, _run, _seed
+from bench.http import CLIENTS, Client, _founded, _port, _run, _seed, serve
 from tracker.cache import StateCache
 from tracker.service import Service
 from tracker.store import Store
@@ -36,8 +37,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 from pgserver import Server, binaries  # noqa: E402  (the tests' own server, reused)
 
 
-def run(work: Path) -> tuple[list[Figure], list[dict]]:
-    """The figures of PostgreSQL against SQLite and raw psycopg, and the app-server table."""
+def run(work: Path) -> tuple[list[Figure], list[dict], list[dict]]:
+    """The figures of PostgreSQL against SQLite and raw psycopg, the app-server table, and
+    target 1's load on PostgreSQL through one and two app processes."""
     folder = binaries()
     if folder is None:
         raise SystemExit(
@@ -47,9 +49,10 @@ def run(work: Path) -> tuple[list[Figure], list[dict]]:
     try:
         figures = appends(server, work) + [folding(server, work)]
         scaling = app_servers(server)
+        mixed = mixed_load(server, work)
     finally:
         server.close()
-    return figures, scaling
+    return figures, scaling, mixed
 
 
 def appends(
@@ -177,8 +180,8 @@ def _up(port: int) -> None:
 
 
 def app_servers(server: Server, each: int = 40) -> list[dict]:
-    """Appends and reads a second through 1, 2 and 4 app processes (gunicorn, one worker of
-    4 threads each) against one database, CLIENTS clients spread over them."""
+    """Appends and reads a second through 1, 2 and 4 app processes (gunicorn, one worker
+    each) against one database, CLIENTS clients spread over them."""
     table = []
     for processes in (1, 2, 4):
         url = server.database()
@@ -229,3 +232,85 @@ def describe(scaling: list[dict]) -> str:
         f"{row['reads/s']} reads/s"
         for row in scaling
     )
+
+
+# -- target 1's load on PostgreSQL ----------------------------------------------------------
+
+
+def mixed_load(server: Server, work: Path, clients: int = 20, seconds: float = 8.0):
+    """Target 1's load (`clients` clients on the ten campaigns, a quarter of their requests
+    appends, strict and retried on 409, the rest the dashboard, a roster sheet and the audit
+    log, as `bench/load.py` makes it) on one PostgreSQL database, through 1 and through 2 app
+    processes (each a gunicorn of one worker, as `serve --workers 1` starts it), the clients
+    spread over them; with the cores each party kept busy meanwhile, which say what bounds
+    it, and whether every acknowledged append is in the log once."""
+    url = server.database()
+    seeded = load._seed(url, copies=load.CAMPAIGNS)
+    postmaster = int((server.folder / "data" / "postmaster.pid").read_text().split()[0])
+    rows, tallies = [], []
+    for processes in (1, 2):
+        ports = [_port() for _ in range(processes)]
+        with open(work / f"pg-load-{processes}.log", "wb") as log:
+            apps = [serve(url, port, log, "--workers", "1") for port in ports]
+            try:
+                load.side(ports, load.organisers(seeded, clients), seeded, 2.0)  # warm
+                before = _cpu(apps, postmaster)
+                tally = load.side(ports, load.organisers(seeded, clients), seeded, seconds)
+                after = _cpu(apps, postmaster)
+                tallies.append(tally)
+                if processes == 2:
+                    once, acknowledged = load._once(
+                        ports[0], seeded.organiser, tallies, seeded.versions
+                    )
+            finally:
+                for app in apps:
+                    app.terminate()
+                for app in apps:
+                    app.wait(60)
+        rows.append(
+            {
+                "app processes": processes,
+                "requests/s": round(tally.rate),
+                "read p95 ms": round(load.p95(tally.reads)),
+                "append p95 ms": round(load.p95(tally.appends)),
+                "5xx": tally.server_errors,
+                **{
+                    f"{party} cores": round((after[party] - before[party]) / tally.seconds, 2)
+                    for party in after
+                },
+            }
+        )
+    rows[-1]["acknowledged appends in the log once"] = f"{once} of {acknowledged}"
+    return rows
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu(apps: list[subprocess.Popen], postmaster: int) -> dict[str, float]:
+    """CPU seconds so far of the app processes (each gunicorn and its workers), of the
+    database (the postmaster and its backends) and of this process (the clients)."""
+    children: dict[int, list[int]] = {}
+    seconds: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        seconds[int(entry.name)] = (int(fields[11]) + int(fields[12])) / _TICK
+
+    def tree(pid: int) -> float:
+        return seconds.get(pid, 0.0) + sum(tree(child) for child in children.get(pid, ()))
+
+    return {
+        "app": sum(tree(app.pid) for app in apps),
+        "database": tree(postmaster),
+        "clients": time.process_time(),
+    }
+
+
+def describe_load(rows: list[dict]) -> str:
+    return "; ".join(", ".join(f"{key} {value}" for key, value in row.items()) for row in rows)

@@ -80,8 +80,9 @@ def main(argv=None) -> int:
             elif step == "pg":  # not among the default steps: it starts a PostgreSQL
                 from bench import postgres
 
-                new, scaling = postgres.run(work)
+                new, scaling, mixed = postgres.run(work)
                 print("   app servers against one PostgreSQL: " + postgres.describe(scaling))
+                print("   target 1's load on PostgreSQL: " + postgres.describe_load(mixed))
             else:
                 parser.error(f"unknown step {step!r}")
             for figure in new:
