@@ -100,7 +100,7 @@ _PREPARED = (
     "INSERT INTO events (campaign, version, type, data, meta, recorded_at, hash) "
     "SELECT $1, $2, $3, $4, $5, $6, $7 WHERE $2 = 1 OR EXISTS (SELECT FROM events "
     "WHERE campaign = $1 AND version = $2 - 1 AND hash = $8); "
-    "PREPARE tracker_notify (text) AS SELECT pg_notify($1, max(position)::text) FROM events"
+    "PREPARE tracker_notify (text) AS " + _NOTIFY.replace("%s", "$1")
 )
 _CHAINED = "EXECUTE tracker_chained (%s, %s, %s, %s, %s, %s, %s, %s)"
 _NOTIFY_PREPARED = "EXECUTE tracker_notify (%s)"
@@ -363,9 +363,10 @@ def _write(conn: psycopg.Connection, rows: list[tuple], head: str) -> int:
 
     The statements go in one Query message (psycopg's ClientCursor binds the arguments on
     the client), one round trip, which the server runs as one transaction: the lock, the
-    inserts, the NOTIFY, each insert and the NOTIFY a statement the connection prepared on
-    its first append (a new database has the table only after `init`). In a transaction of
-    this thread's already, the lock taken before, they are part of it."""
+    inserts, the NOTIFY. The inserts and the NOTIFY execute statements that the connection
+    prepared on its first append (`_PREPARED`; not as the pool connects, since a new
+    database has the table only after `init`). In a transaction of this thread's already,
+    the lock taken before, they are part of it."""
     if conn not in _prepared:
         conn.execute(_PREPARED)
         _prepared.add(conn)
