@@ -12,6 +12,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -27,7 +29,7 @@ from bench.figures import (
     _sample_events,
     _seconds,
 )
-from bench.http import CLIENTS, Client, _founded, _port, _run, _seed, serve
+from bench.http import CLIENTS, Client, _founded, _port, _run, _seed
 from tracker.cache import StateCache
 from tracker.service import Service
 from tracker.store import Store
@@ -49,7 +51,7 @@ def run(work: Path) -> tuple[list[Figure], list[dict], list[dict]]:
     try:
         figures = appends(server, work) + [folding(server, work)]
         scaling = app_servers(server)
-        mixed = mixed_load(server, work)
+        mixed = mixed_load(server)
     finally:
         server.close()
     return figures, scaling, mixed
@@ -179,6 +181,23 @@ def _up(port: int) -> None:
             time.sleep(0.1)
 
 
+@contextmanager
+def _app_processes(url: str, count: int) -> Iterator[tuple[list[int], list[subprocess.Popen]]]:
+    """`count` app processes on the database at `url`, each answering on a port of its own;
+    (their ports, the processes), all stopped when the block ends."""
+    ports = [_port() for _ in range(count)]
+    processes = [_serve(url, port) for port in ports]
+    try:
+        for port in ports:
+            _up(port)
+        yield ports, processes
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(30)
+
+
 def app_servers(server: Server, each: int = 40) -> list[dict]:
     """Appends and reads a second through 1, 2 and 4 app processes (gunicorn, one worker
     each) against one database, CLIENTS clients spread over them."""
@@ -186,17 +205,8 @@ def app_servers(server: Server, each: int = 40) -> list[dict]:
     for processes in (1, 2, 4):
         url = server.database()
         token = _seed(url)
-        ports = [_port() for _ in range(processes)]
-        servers = [_serve(url, port) for port in ports]
-        try:
-            for port in ports:
-                _up(port)
+        with _app_processes(url, processes) as (ports, _):
             table.append(_throughput(processes, ports, token, each))
-        finally:
-            for process in servers:
-                process.terminate()
-            for process in servers:
-                process.wait(30)
     return table
 
 
@@ -237,7 +247,7 @@ def describe(scaling: list[dict]) -> str:
 # -- target 1's load on PostgreSQL ----------------------------------------------------------
 
 
-def mixed_load(server: Server, work: Path, clients: int = 20, seconds: float = 8.0):
+def mixed_load(server: Server, clients: int = 20, seconds: float = 8.0) -> list[dict]:
     """Target 1's load (`clients` clients on the ten campaigns, a quarter of their requests
     appends, strict and retried on 409, the rest the dashboard, a roster sheet and the audit
     log, as `bench/load.py` makes it) on one PostgreSQL database, through 1 and through 2 app
@@ -247,26 +257,14 @@ def mixed_load(server: Server, work: Path, clients: int = 20, seconds: float = 8
     url = server.database()
     seeded = load._seed(url, copies=load.CAMPAIGNS)
     postmaster = int((server.folder / "data" / "postmaster.pid").read_text().split()[0])
-    rows, tallies = [], []
+    rows = []
     for processes in (1, 2):
-        ports = [_port() for _ in range(processes)]
-        with open(work / f"pg-load-{processes}.log", "wb") as log:
-            apps = [serve(url, port, log, "--workers", "1") for port in ports]
-            try:
-                load.side(ports, load.organisers(seeded, clients), seeded, 2.0)  # warm
-                before = _cpu(apps, postmaster)
-                tally = load.side(ports, load.organisers(seeded, clients), seeded, seconds)
-                after = _cpu(apps, postmaster)
-                tallies.append(tally)
-                if processes == 2:
-                    once, acknowledged = load._once(
-                        ports[0], seeded.organiser, tallies, seeded.versions
-                    )
-            finally:
-                for app in apps:
-                    app.terminate()
-                for app in apps:
-                    app.wait(60)
+        with _app_processes(url, processes) as (ports, apps):
+            load.side(ports, load.organisers(seeded, clients), seeded, 2.0)  # warm
+            before = _cpu(apps, postmaster)
+            tally = load.side(ports, load.organisers(seeded, clients), seeded, seconds)
+            after = _cpu(apps, postmaster)
+            once, acknowledged = load._once(ports[0], seeded.organiser, [tally], seeded.versions)
         rows.append(
             {
                 "app processes": processes,
@@ -278,9 +276,9 @@ def mixed_load(server: Server, work: Path, clients: int = 20, seconds: float = 8
                     f"{party} cores": round((after[party] - before[party]) / tally.seconds, 2)
                     for party in after
                 },
+                "acknowledged appends in the log once": f"{once} of {acknowledged}",
             }
         )
-    rows[-1]["acknowledged appends in the log once"] = f"{once} of {acknowledged}"
     return rows
 
 
