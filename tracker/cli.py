@@ -203,7 +203,12 @@ def init_command(db):
 @click.option(
     "--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Worker processes."
 )
-def serve_command(db, host, port, workers):
+@click.option(
+    "--access-log",
+    is_flag=True,
+    help="Write a line for each request to standard output (off: it costs every request).",
+)
+def serve_command(db, host, port, workers, access_log):
     """Serve the web app with gunicorn; an empty database first gets the sample campaigns."""
     path = config.db_path(db)
     shown = describe(path) if is_url(path) else path  # never a password on the screen
@@ -219,7 +224,7 @@ def serve_command(db, host, port, workers):
     app = create_app({"DATABASE": path})
     click.echo(f"serving the tracker on http://{address}/ (database {shown})")
     try:
-        run(app, host, port, workers)
+        run(app, host, port, workers, access_log)
     except OSError as error:
         fail(f"cannot serve on {address}: {error.strerror or error}")
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from tracker import config, systems
 from tracker.web import api, auth, live, pages, parts, table, templating
@@ -70,6 +71,9 @@ def configure(app: Flask, test_config: dict | None) -> None:
         SESSION_HOURS=12,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The largest request body read (bytes): a page's form or an API batch is a few
+        # kilobytes; a larger body is refused (413) before it is read.
+        MAX_CONTENT_LENGTH=BODY_LIMIT,
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -102,6 +106,17 @@ def answer_errors(app: Flask) -> None:
             "it again.",
         ), 400
 
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(error):
+        limit = request.max_content_length or 0
+        words = (
+            f"the request is larger than the {_size(limit)} the tracker reads at once; "
+            "nothing was written"
+        )
+        if request.path.startswith("/api/"):
+            return answer(413, "", words)
+        return answer(413, "This request is too large", words[0].upper() + words[1:] + ".")
+
     @app.errorhandler(RecursionError)
     def too_deep(error):
         # A body nested thousands deep: the JSON parser gives up before any view sees it.
@@ -123,7 +138,15 @@ def answer_errors(app: Flask) -> None:
         )
 
 
-HTTP_STATUS = {400: "Bad Request", 500: "Internal Server Error"}
+HTTP_STATUS = {400: "Bad Request", 413: "Content Too Large", 500: "Internal Server Error"}
+
+BODY_LIMIT = 2 * 1024 * 1024
+
+
+def _size(limit: int) -> str:
+    if limit >= 1024 * 1024:
+        return f"{limit / (1024 * 1024):g} MB"
+    return f"{max(limit, 1) / 1024:.0f} kB" if limit >= 1024 else f"{limit} bytes"
 
 
 # No inline script anywhere; styles may be inline (the printable sheets carry theirs).

@@ -5,6 +5,11 @@ The stream tells a version number and nothing else: the page then fetches itself
 the ordinary views, whose permission checks decide what it shows (hidden cards stay hidden).
 The poller asks the store's three seam methods (`position`, `wait`, `changes`), so another
 engine only has to answer those (PostgreSQL through LISTEN/NOTIFY).
+
+Served by `tracker serve`, a stream holds no request thread: once this view has let it in,
+the server hands its connection to the process's announcer (tracker/web/streams.py). Under
+any other WSGI server (the tests' client, say) the same stream is a body that blocks its
+thread as it waits.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from tracker.errors import NotFound
 from tracker.permissions import Policy
 from tracker.store import Store, is_url
 from tracker.web.context import current_user, kept_store, policy, store
+from tracker.web.streams import Announcer, Listener, Refusal, Slots
 
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
@@ -38,10 +44,21 @@ POLL_SECONDS = 1.0
 _feeds: weakref.WeakSet[Feed] = weakref.WeakSet()
 
 
+# Live streams one process holds at most: from one client address, for one account, in all.
+# A table of six players with a few pages each stays far inside; one client looping over
+# `curl -N` does not take the server's streams from everyone else.
+PER_ADDRESS = 24
+PER_ACCOUNT = 24
+PER_PROCESS = 5000
+
+
 def init_app(app) -> None:
     app.register_blueprint(bp)
     app.config.setdefault("LIVE_SECONDS", LIVE_SECONDS)
     app.config.setdefault("LIVE_BEAT_SECONDS", BEAT_SECONDS)
+    app.config.setdefault("LIVE_PER_ADDRESS", PER_ADDRESS)
+    app.config.setdefault("LIVE_PER_ACCOUNT", PER_ACCOUNT)
+    app.config.setdefault("LIVE_PER_PROCESS", PER_PROCESS)
 
 
 class Topic:
@@ -85,7 +102,13 @@ class Feed:
         self._topics: dict[str, Topic] = {}
         self._latest: dict[str, int] = {}  # every campaign the poller saw change
         self._polling = False
+        self._listeners: list = []  # told of every change to a watched campaign
         _feeds.add(self)
+
+    def listen(self, listener) -> None:
+        """Tell `listener(versions)` the newest version of each watched campaign that moves."""
+        with self._lock:
+            self._listeners.append(listener)
 
     def watch(self, campaign: str, position: int) -> Topic:
         """Join the watchers of `campaign`; `position` is where the log stood when the caller
@@ -159,8 +182,12 @@ class Feed:
             for campaign, version in newest.items():
                 self._latest[campaign] = max(version, self._latest.get(campaign, 0))
             topics = [self._topics[c] for c in newest if c in self._topics]
+            listeners = list(self._listeners)
         for topic in topics:
             topic.announce(newest[topic.campaign])
+        watched = {topic.campaign: newest[topic.campaign] for topic in topics}
+        for listener in listeners if watched else ():
+            listener(watched)
 
 
 _making = threading.Lock()
@@ -175,9 +202,41 @@ def feed(app) -> Feed:
         return kept
 
 
+def slots(app) -> Slots:
+    """The app's stream limits in this process."""
+    with _making:
+        kept = app.extensions.get("tracker.slots")
+        if kept is None or kept[0] != os.getpid():
+            config = app.config
+            limits = Slots(
+                config["LIVE_PER_ADDRESS"], config["LIVE_PER_ACCOUNT"], config["LIVE_PER_PROCESS"]
+            )
+            kept = app.extensions["tracker.slots"] = (os.getpid(), limits)
+        return kept[1]
+
+
+_announcers: weakref.WeakSet[Announcer] = weakref.WeakSet()
+
+
+def announcer(app) -> Announcer:
+    """The app's announcer in this process, listening to its feed (made at the first hand-off)."""
+    live = feed(app)
+    with _making:
+        kept = app.extensions.get("tracker.announcer")
+        if kept is None or kept[0] is not live:
+            path = app.config["DATABASE"]
+            told = Announcer(_Readers(path), app.config["LIVE_BEAT_SECONDS"], RETRY_MS)
+            live.listen(told.heard)
+            _announcers.add(told)
+            kept = app.extensions["tracker.announcer"] = (live, told)
+        return kept[1]
+
+
 def stop_all() -> None:
     """End the streams of every feed of this process, so that it may exit at once."""
     for each in list(_feeds):
+        each.stop()
+    for each in list(_announcers):
         each.stop()
 
 
@@ -189,29 +248,110 @@ def _number(text: str | None) -> int:
 @bp.get("/c/<cid>/live")
 def stream(cid: str):
     """The campaign's versions as server-sent events, from after ?since= (or the
-    Last-Event-ID a browser sends when it comes back), for those who may read it."""
+    Last-Event-ID a browser sends when it comes back), for those who may read it; a client
+    over its limits is told so (429 or 503, with Retry-After) and the page refreshes slower."""
     policy().require_read(cid)
     log_store = store()
     if not log_store.exists(cid):
         raise NotFound(f"there is no campaign {cid!r} that you may see")
     since = max(_number(request.args.get("since")), _number(request.headers.get("Last-Event-ID")))
+    user = current_user()
+    hold = _Hold(slots(current_app), request.remote_addr or "", user.id if user else None)
+    refusal = hold.take()
+    if refusal is not None:
+        return _refused(refusal)
     live = feed(current_app)
-    topic = live.watch(cid, log_store.position())
+    try:
+        topic = live.watch(cid, log_store.position())
+    except BaseException:
+        hold.give_back()
+        raise
+    hold.topic = (live, topic)
     try:
         current = log_store.version(cid)  # read after joining: nothing falls between
     except BaseException:
-        live.leave(topic)
+        hold.give_back()
         raise
-    config = current_app.config
-    rights = _Rights(config["DATABASE"], current_user(), cid)
-    events = _events(
-        live, topic, since, current, (config["LIVE_SECONDS"], config["LIVE_BEAT_SECONDS"]), rights
-    )
     return Response(
-        _Stream(live, topic, events, rights),
+        Watch(current_app._get_current_object(), hold, cid, since, current, user),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        direct_passthrough=True,
     )
+
+
+def _refused(refusal: Refusal) -> Response:
+    return Response(
+        refusal.words[0].upper() + refusal.words[1:] + ".\n",
+        status=refusal.status,
+        mimetype="text/plain",
+        headers={"Retry-After": str(refusal.retry_after), "Cache-Control": "no-store"},
+    )
+
+
+class _Hold:
+    """What a stream holds while it is open (its slot, its place among the campaign's
+    watchers), given back exactly once however the stream ends."""
+
+    def __init__(self, limits: Slots, address: str, account: int | None):
+        self.limits, self.address, self.account = limits, address, account
+        self.topic: tuple[Feed, Topic] | None = None
+        self.held = False
+
+    def take(self) -> Refusal | None:
+        refusal = self.limits.take(self.address, self.account)
+        self.held = refusal is None
+        return refusal
+
+    def give_back(self) -> None:
+        if self.held:
+            self.held = False
+            self.limits.give_back(self.address, self.account)
+        if self.topic is not None:
+            live, topic = self.topic
+            self.topic = None
+            live.leave(topic)
+
+
+class Watch:
+    """A stream's body. A server that can hand the connection on (`tracker serve`) calls
+    `hand_to(sock)` and the announcer writes the rest; any other server iterates it, and the
+    iteration waits in its thread. Either way its hold is given back when it ends."""
+
+    def __init__(self, app, hold: _Hold, campaign: str, since: int, current: int, user):
+        self.app, self.hold, self.campaign = app, hold, campaign
+        self.since, self.current, self.user = since, current, user
+        self.handed = False
+        self._events = None
+
+    def hand_to(self, sock) -> None:
+        """Give the stream's connection (its headers sent) to the process's announcer."""
+        self.handed = True
+        config = self.app.config
+        listener = Listener(
+            sock, self.campaign, self.since, self.user, time.monotonic() + config["LIVE_SECONDS"]
+        )
+        listener.done = self.hold.give_back
+        _, topic = self.hold.topic
+        announcer(self.app).add(listener, max(self.current, topic.version))
+
+    def __iter__(self):
+        if self._events is None:
+            live, topic = self.hold.topic
+            config = self.app.config
+            rights = _Rights(config["DATABASE"], self.user, self.campaign)
+            times = (config["LIVE_SECONDS"], config["LIVE_BEAT_SECONDS"])
+            self._events = _events(live, topic, self.since, self.current, times, rights)
+            self._rights = rights
+        return self._events
+
+    def close(self) -> None:
+        if self.handed:
+            return  # the announcer holds it now
+        if self._events is not None:
+            self._events.close()
+            self._rights.close()
+        self.hold.give_back()
 
 
 def _events(live: Feed, topic: Topic, last: int, current: int, times, may_read):
@@ -220,27 +360,35 @@ def _events(live: Feed, topic: Topic, last: int, current: int, times, may_read):
     at shutdown, or when the reader may no longer read the campaign)."""
     seconds, beat = times
     deadline = time.monotonic() + seconds
-    yield f"retry: {RETRY_MS}\n: watching {topic.campaign}\n\n"
+    yield f"retry: {RETRY_MS}\n: watching {topic.campaign}\n\n".encode()
     newest = max(current, topic.version)
     while not live.stopping:
         if newest > last:
             if not may_read():
                 break
             last = newest
-            yield f"id: {last}\nevent: version\ndata: {last}\n\n"
+            yield f"id: {last}\nevent: version\ndata: {last}\n\n".encode()
         left = deadline - time.monotonic()
         if left <= 0:
             break
         newest = topic.wait_beyond(last, min(beat, left))
         if newest <= last and not live.stopping and time.monotonic() < deadline:
-            yield ": still here\n\n"
-    yield "event: bye\ndata: the stream ends; the page opens the next one\n\n"
+            yield b": still here\n\n"
+    yield b"event: bye\ndata: the stream ends; the page opens the next one\n\n"
+
+
+def _reader_of(path: str) -> tuple[Store, bool]:
+    """A store to ask who may read: a server database's pooled connections see every commit
+    (the process's store); an SQLite file gets a read-only connection of its own, so that no
+    snapshot another read of the thread left open answers."""
+    if is_url(path):
+        return kept_store(path), False
+    return Store(path, readonly=True), True
 
 
 class _Rights:
-    """Whether the reader may still read the campaign, asked before each version a stream
-    tells: a member removed meanwhile hears no more. Its own read-only connection, opened at
-    the first question, so that no snapshot another read of the thread left open answers."""
+    """Whether the reader may still read the campaign, asked before each version a blocking
+    stream tells: a member removed meanwhile hears no more."""
 
     def __init__(self, path: str, user, campaign: str):
         self.path, self.user, self.campaign = path, user, campaign
@@ -249,13 +397,8 @@ class _Rights:
 
     def __call__(self) -> bool:
         if self.reader is None:
-            # A server database's pooled connections see every commit: the process's store.
-            self.reader = kept_store(self.path) if is_url(self.path) else self._own()
+            self.reader, self.owned = _reader_of(self.path)
         return Policy(Accounts(self.reader), self.user).can_read(self.campaign)
-
-    def _own(self) -> Store:
-        self.owned = True
-        return Store(self.path, readonly=True)
 
     def close(self) -> None:
         if self.reader is not None and self.owned:
@@ -263,20 +406,19 @@ class _Rights:
         self.reader, self.owned = None, False
 
 
-class _Stream:
-    """A stream's body: its watcher leaves the topic when the server closes the response,
-    whether or not the stream was ever read (a closed page, a stopped server)."""
+class _Readers:
+    """The announcer's question, who may still read a campaign, on one store of its own
+    (asked only from the announcer's thread)."""
 
-    def __init__(self, live: Feed, topic: Topic, events, rights: _Rights):
-        self.live, self.topic, self.events, self.rights = live, topic, events, rights
-        self.left = False
+    def __init__(self, path: str):
+        self.path = path
+        self.reader: Store | None = None
 
-    def __iter__(self):
-        return self.events
-
-    def close(self) -> None:
-        self.events.close()
-        self.rights.close()
-        if not self.left:
-            self.left = True
-            self.live.leave(self.topic)
+    def __call__(self, user, campaign: str) -> bool:
+        if self.reader is None:
+            self.reader, _ = _reader_of(self.path)
+        try:
+            return Policy(Accounts(self.reader), user).can_read(campaign)
+        finally:
+            if not is_url(self.path):
+                self.reader.finish_request()  # no read transaction left open on the file

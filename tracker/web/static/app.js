@@ -176,7 +176,25 @@ root.querySelectorAll("button[data-copy]").forEach(function (button) {
   // server, and tabs left open behind must not take them all. Shown again, it opens a new
   // stream from the version it shows, which tells at once of anything it missed.
   var source = null, opened = 0;
+  // A stream the server does not hold (one place has as many live pages open as it may, the
+  // server is full, or the connection broke) ends at once: until a stream opens again, the
+  // page looks for news every 30 seconds, and says so.
+  var slow = null;
+  function slowNote(shown) {
+    var element = document.getElementById("live-slow");
+    if (element) element.hidden = !shown;
+  }
+  document.addEventListener("htmx:sseError", function (event) {
+    var failed = event.detail.source;
+    if (slow || !failed || failed.readyState !== EventSource.CLOSED) return;
+    slow = window.setInterval(function () {
+      var live = document.getElementById("live");
+      if (live && !document.hidden) htmx.trigger(live, "sse:version");
+    }, 30000);
+    slowNote(true);
+  });
   document.addEventListener("htmx:sseOpen", function (event) {
+    if (slow) { window.clearInterval(slow); slow = null; slowNote(false); }
     source = event.detail.source;
     if (source.heardByPage) return; // opened again after a break: it is heard already
     source.heardByPage = true;
