@@ -221,7 +221,10 @@ def serve_command(db, host, port, workers, access_log):
     from tracker.web import create_app
     from tracker.web.server import run
 
-    app = create_app({"DATABASE": path})
+    try:
+        app = create_app({"DATABASE": path})
+    except ValueError as error:
+        fail(f"cannot serve: {error}")
     click.echo(f"serving the tracker on http://{address}/ (database {shown})")
     try:
         run(app, host, port, workers, access_log)

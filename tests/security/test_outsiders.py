@@ -217,3 +217,44 @@ def test_a_stream_over_the_limits_is_refused_with_retry_after_and_holds_nothing(
     again = client.get("/c/c/live", buffered=False)
     assert again.status_code == 200  # a closed stream gave its slot back
     again.close()
+
+
+def test_streams_of_one_account_are_limited_from_every_address(app):
+    from logins import logged_in
+
+    app.config.update(LIVE_PER_ACCOUNT=2, LIVE_SECONDS=30.0)
+    seed(app.config["DATABASE"])
+    client = logged_in(app, "ivy")
+    held = [
+        client.get("/c/c/live", buffered=False, environ_base={"REMOTE_ADDR": f"10.0.0.{n}"})
+        for n in range(2)
+    ]
+    assert [response.status_code for response in held] == [200, 200]
+    refused = client.get("/c/c/live", environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert refused.status_code == 429
+    assert "Your account has 2 live pages open on this server" in refused.text
+    for response in held:
+        response.close()
+
+
+def test_a_full_process_answers_503_with_retry_after(app, client):
+    app.config.update(LIVE_PER_PROCESS=1, LIVE_SECONDS=30.0)
+    seed(app.config["DATABASE"])
+    store = Store(app.config["DATABASE"])
+    Accounts(store).set_public("c", True)
+    store.close()
+    held = client.get("/c/c/live", buffered=False)
+    refused = client.get("/c/c/live", environ_base={"REMOTE_ADDR": "10.1.1.1"})
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "30"
+    assert "This server holds 1 live pages already" in refused.text
+    held.close()
+
+
+def test_a_limit_is_set_from_the_environment_and_a_bad_one_is_refused(monkeypatch, tmp_path):
+    from tracker.web import create_app
+
+    monkeypatch.setenv("TRACKER_LIVE_PER_ADDRESS", "3")
+    assert create_app({"DATABASE": str(tmp_path / "e.db")}).config["LIVE_PER_ADDRESS"] == 3
+    monkeypatch.setenv("TRACKER_LIVE_PER_ADDRESS", "many")
+    with pytest.raises(ValueError, match="TRACKER_LIVE_PER_ADDRESS is a whole number"):
+        create_app({"DATABASE": str(tmp_path / "e.db")})

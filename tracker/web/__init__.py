@@ -75,6 +75,12 @@ def configure(app: Flask, test_config: dict | None) -> None:
         # kilobytes; a larger body is refused (413) before it is read.
         MAX_CONTENT_LENGTH=BODY_LIMIT,
     )
+    for name in LIMITS:
+        text = os.environ.get("TRACKER_" + name)
+        if text is not None:
+            if not text.strip().isdigit():
+                raise ValueError(f"TRACKER_{name} is a whole number, not {text!r}")
+            app.config[name] = int(text)
     if test_config:
         app.config.from_mapping(test_config)
     app.permanent_session_lifetime = timedelta(hours=app.config["SESSION_HOURS"])
@@ -137,6 +143,9 @@ def answer_errors(app: Flask) -> None:
             "written. The details are in the server's log.",
         )
 
+
+# The limits an operator may set from the environment (TRACKER_<NAME>=a whole number).
+LIMITS = ("MAX_CONTENT_LENGTH", "LIVE_PER_ADDRESS", "LIVE_PER_ACCOUNT", "LIVE_PER_PROCESS")
 
 HTTP_STATUS = {400: "Bad Request", 413: "Content Too Large", 500: "Internal Server Error"}
 
