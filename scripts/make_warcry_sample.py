@@ -22,7 +22,9 @@ from tracker.systems.warcry import rules, system
 CAMPAIGN = "ember-crown-sample"
 OUT = Path(__file__).resolve().parent.parent / "events" / "warcry-ember-crown.jsonl"
 PLAYERS = {"ironjaws": "alice", "crowmarch": "bruno"}
-SETTINGS = {"pack": "sample", "quest": "ember-crown"}
+# The sample follows the first rules (reinforcements at 10 points a glory; a new quest that
+# keeps glory and territories), as it was written by them: it keeps its events and hashes.
+SETTINGS = {"pack": "sample", "quest": "ember-crown", "rules": 1}
 
 
 class Writer:
