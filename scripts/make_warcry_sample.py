@@ -17,12 +17,14 @@ from pathlib import Path
 from tracker.events import Event
 from tracker.service import Service
 from tracker.store import Store
-from tracker.systems.warcry import system
+from tracker.systems.warcry import rules, system
 
 CAMPAIGN = "ember-crown-sample"
 OUT = Path(__file__).resolve().parent.parent / "events" / "warcry-ember-crown.jsonl"
 PLAYERS = {"ironjaws": "alice", "crowmarch": "bruno"}
-SETTINGS = {"pack": "sample", "quest": "ember-crown"}
+# The sample follows the first rules (reinforcements at 10 points a glory; a new quest that
+# keeps glory and territories), as it was written by them: it keeps its events and hashes.
+SETTINGS = {"pack": "sample", "quest": "ember-crown", "rules": 1}
 
 
 class Writer:
@@ -58,7 +60,7 @@ class Writer:
         actor = actor or PLAYERS.get(data.get("warband"), "alice")
         self.lines.append(self._line(type_, actor, data))
         version = len(self.lines)
-        loaded = system.load(type_, data)
+        loaded = system.load(type_, system.upcast_data(type_, data))
         try:
             self.state = system.apply(
                 self.state, Event(None, CAMPAIGN, version, type_, loaded, {}, None, None)
@@ -75,7 +77,7 @@ class Writer:
             record = json.loads(line)
             if number in self.voided or record["type"] == "EventVoided":
                 continue
-            loaded = system.load(record["type"], record["data"])
+            loaded = system.load(record["type"], system.upcast_data(record["type"], record["data"]))
             event = Event(None, CAMPAIGN, number, record["type"], loaded, {}, None, None)
             self.state = system.apply(self.state, event)
 
@@ -98,7 +100,7 @@ class Writer:
         sides = []
         for wid, enemy in (("ironjaws", "crowmarch"), ("crowmarch", "ironjaws")):
             fielded = [f for f in self.active(wid) if f not in out.get(wid, ())]
-            limit = system.muster_limit(self.state, self.wb(wid), enemy)
+            limit = rules.muster_limit(self.state, self.wb(wid), enemy)
             while self.points(wid, fielded) > limit:  # the last to join stay at home
                 fielded.pop()
             sides.append({"warband": wid, "fighters": fielded, "taken_down": down.get(wid, [])})

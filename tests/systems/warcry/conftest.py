@@ -16,18 +16,24 @@ from tracker.errors import RuleViolation
 from tracker.events import Event
 from tracker.systems.warcry import rules, system, views
 
+# A new campaign's settings (today's rules), and those of a campaign of the first rules.
 _SETTINGS = system.prepare_settings({"quest": "ember-crown"})
+_FIRST_SETTINGS = system.prepare_settings({"quest": "ember-crown", "rules": 1})
 
 
 class Campaign:
-    """Applies events straight to the rules, as a fold does, and keeps the state."""
+    """Applies events straight to the rules, as a fold does, and keeps the state (and the
+    events it applied, in `log`)."""
 
-    def __init__(self):
-        self.state = system.initial_state(copy.deepcopy(_SETTINGS))
+    def __init__(self, first_rules=False):
+        settings = _FIRST_SETTINGS if first_rules else _SETTINGS
+        self.state = system.initial_state(copy.deepcopy(settings))
         self.version = 1
+        self.log = []
 
     def do(self, type_, **data):
         self.version += 1
+        self.log.append((type_, copy.deepcopy(data)))
         loaded = system.load(type_, data)
         self.state = system.apply(
             self.state, Event(None, "c", self.version, type_, loaded, {}, None, None)
@@ -40,6 +46,7 @@ class Campaign:
         with pytest.raises(RuleViolation) as caught:
             self.do(type_, **data)
         self.version -= 1
+        self.log.pop()
         assert self.state == before, "a refused event must change nothing"
         return caught.value.message
 
@@ -207,6 +214,13 @@ class Campaign:
 @pytest.fixture
 def campaign():
     return Campaign().warband("iron", "Ironjaws").warband("crow", "Crowmarch")
+
+
+@pytest.fixture
+def old_campaign():
+    """The two warbands in a campaign of the first rules, as every log begun before the
+    rules had versions folds."""
+    return Campaign(first_rules=True).warband("iron", "Ironjaws").warband("crow", "Crowmarch")
 
 
 @pytest.fixture

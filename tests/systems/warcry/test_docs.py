@@ -77,6 +77,7 @@ RULE_FILES = [
     "test_mustering.py",
     "test_convergence.py",
     "test_story.py",
+    "test_rules_versions.py",
 ]
 
 

@@ -31,6 +31,8 @@ KEPT_STORY = 120
 def initial_state(settings: dict) -> dict:
     t.check_content(settings["content"], settings["quest"])
     return {
+        # Which rules the campaign follows: the first, unless its settings name others.
+        "rules": settings.get("rules", t.FIRST_RULES),
         "quest": settings["quest"],
         "content": settings["content"],
         "warbands": {},
@@ -808,15 +810,40 @@ def reinforcements_bought(state, event):
             f"{wb['name']} holds {len(wb['territories'])} and {enemy['name']} "
             f"{len(enemy['territories'])}"
         )
-    rate = t.REINFORCEMENT_POINTS_PER_GLORY
-    if points % rate:
-        raise RuleViolation(f"reinforcements come {rate} points for each glory")
-    if wb["reinforcements"] is not None:
-        raise RuleViolation(f"{wb['name']} has already bought reinforcements for its next battle")
-    cost = points // rate
+    cost = _reinforcement_price(state, points)
+    bought = wb["reinforcements"]
+    if bought is not None:
+        if state["rules"] == t.FIRST_RULES:
+            raise RuleViolation(
+                f"{wb['name']} has already bought reinforcements for its next battle"
+            )
+        price = t.reinforcement_price(state["rules"], bought["points"])
+        raise RuleViolation(
+            f"a warband spends at most {t.MAX_REINFORCEMENT_GLORY} glory on reinforcements "
+            f"for a battle, in one purchase: {wb['name']} has already bought "
+            f"{bought['points']} points for {price} glory for its next battle"
+        )
     _spend(wb, cost, f"{points} points of reinforcements")
     wb["reinforcements"] = {"against": enemy["id"], "points": points, "version": version}
     _glory(wb, -cost, f"bought {points} points of reinforcements against {enemy['name']}", version)
+
+
+def _reinforcement_price(state, points) -> int:
+    """The glory `points` of reinforcements cost, or a refusal saying what may be bought."""
+    cost = t.reinforcement_price(state["rules"], points)
+    if cost is not None:
+        return cost
+    if state["rules"] == t.FIRST_RULES:
+        raise RuleViolation(
+            f"reinforcements come {t.REINFORCEMENT_POINTS_PER_GLORY} points for each glory"
+        )
+    offers = " or ".join(
+        f"{extra} points for {glory} glory" for extra, glory in t.REINFORCEMENTS.items()
+    )
+    raise RuleViolation(
+        f"reinforcements come as {offers} (at most {t.MAX_REINFORCEMENT_GLORY} glory a "
+        f"battle), not {points} points"
+    )
 
 
 # -- the aftermath -----------------------------------------------------------------------------
@@ -1295,6 +1322,12 @@ def quest_begun(state, event):
             f"{wb['name']} begins a new quest only once its quest is "
             f"complete (it is at point {wb['map_position'] + 1} of 12)"
         )
+    published = state["rules"] != t.FIRST_RULES
+    if published and data["quest"] in (*wb["quests_completed"], wb["quest"]):
+        raise RuleViolation(
+            f"a warband never begins again a quest it has completed: {wb['name']} has "
+            f"completed {quest['title']}"
+        )
     lacking = [
         wb["fighters"][fid]["name"]
         for fid in wb["active"]
@@ -1308,6 +1341,12 @@ def quest_begun(state, event):
     wb["quests_completed"].append(wb["quest"])
     wb["quest"], wb["runemark"] = data["quest"], quest["runemark"]
     wb["map_position"], wb["quest_complete"] = 0, False
+    if published:
+        # The published rules: the warband keeps its faction and roster, and sets out on the
+        # new quest with no territories and no glory.
+        wb["territories"] = []
+        if wb["glory"]:
+            _glory(wb, -wb["glory"], f"began the quest {quest['title']}", event.version)
 
 
 # -- a slip put right ---------------------------------------------------------------------------

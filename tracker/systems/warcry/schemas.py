@@ -4,6 +4,7 @@ from marshmallow import fields, validate
 
 from tracker.dice import Dice
 from tracker.systems.base import EventSchema
+from tracker.systems.warcry.tables import RULES
 
 ID = validate.Regexp(
     r"^[a-z0-9][a-z0-9-]{0,62}$", error="use lower-case letters, digits and dashes"
@@ -27,6 +28,9 @@ class Settings(EventSchema):
     pack = fields.Str(load_default="sample")
     quest = fields.Str(required=True)
     content = fields.Dict(required=True)
+    # The rules the campaign follows (tables.RULES). No default: a campaign whose settings
+    # name none is one begun before the rules had versions, and follows the first.
+    rules = fields.Integer(strict=True, validate=validate.OneOf(RULES))
 
 
 class WarbandFounded(EventSchema):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tracker.errors import InvalidEvent
 from tracker.systems.base import GameSystem, load_json
-from tracker.systems.warcry import rules, views, words
+from tracker.systems.warcry import rules, tables, views, words
 from tracker.systems.warcry.schemas import EVENTS, UPCASTERS, Settings
 
 
@@ -42,6 +42,14 @@ class Warcry(GameSystem):
         return load_json(path)
 
     def prepare_settings(self, settings: dict) -> dict:
+        """A new campaign's settings: the pack's content copied in, and today's rules unless
+        they name others. Settings that carry their content already (an exported campaign)
+        are kept as they are: without `rules`, they are a campaign of the first rules.
+
+        The first rules are stored as no `rules` at all, as every campaign begun before the
+        rules had versions was: a file naming them (the sample) is stored, and hashed, as
+        it was then.
+        """
         settings = dict(settings)
         if "content" not in settings:
             content = self._pack(settings.get("pack") or "sample")
@@ -50,6 +58,10 @@ class Warcry(GameSystem):
             settings.setdefault("pack", content.get("id", "sample"))
             if not settings.get("quest"):
                 settings["quest"] = next(iter(content["quests"]))
+            settings.setdefault("rules", tables.CURRENT_RULES)
+        named = settings.get("rules")
+        if type(named) is int and named == tables.FIRST_RULES:
+            del settings["rules"]
         return settings
 
     # -- the fold and reading --------------------------------------------------------------

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from tracker.errors import RuleViolation
 
+# Where each number comes from is said in docs/events/warcry.md ("Where the numbers come
+# from"): the source (seed 003) first, the published first-edition campaign rules where it
+# is silent.
 MAX_FIGHTERS = 20
 MIN_FIGHTERS = 3
 MAX_FIELDED = 15
@@ -15,12 +18,34 @@ MAX_DESTINY = 3
 TERRITORY_PRICE = 10
 EXTRA_SEARCH_PRICE = 3
 LEADER_RUNEMARK = "leader"
-# Mustering (the published rules; the source leaves them out): a battle fields at most 15
-# fighters and 1000 points, plus 50 points for each territory the warband holds; the warband
-# with fewer territories may buy reinforcements before mustering, 10 points for each glory.
 MUSTER_POINTS = 1000
 TERRITORY_POINTS = 50
+
+# The rules a campaign follows: `CampaignStarted.settings.rules`. The tracker once followed
+# its own choices where the published rules differ (reinforcements at 10 points a glory; a
+# new quest keeping glory and territories, and any quest begun again); a campaign begun
+# then names no rules and folds by those, the first, for ever. A new campaign follows
+# today's: the published reinforcements and new quest.
+FIRST_RULES = 1
+PUBLISHED_RULES = 2
+RULES = (FIRST_RULES, PUBLISHED_RULES)
+CURRENT_RULES = PUBLISHED_RULES
+
+# Reinforcements, bought before mustering by the warband holding fewer territories. The
+# first rules: 10 points for each glory. The published rules: the points bought -> their
+# glory, one purchase a battle, so at most 3 glory.
 REINFORCEMENT_POINTS_PER_GLORY = 10
+REINFORCEMENTS = {50: 1, 100: 3}
+MAX_REINFORCEMENT_GLORY = 3
+
+
+def reinforcement_price(rules: int, points: int) -> int | None:
+    """The glory `points` of reinforcements cost under `rules`, or None when they cannot be
+    bought so."""
+    if rules == FIRST_RULES:
+        rate = REINFORCEMENT_POINTS_PER_GLORY
+        return None if points % rate else points // rate
+    return REINFORCEMENTS.get(points)
 
 
 def mark(runemark: str) -> str:

@@ -63,7 +63,7 @@ def _fighter_removed(state, d, wb):
 @says("ReinforcementsBought")
 def _reinforcements_bought(state, d, wb):
     enemy = state["warbands"].get(d["against"], {}).get("name", d["against"])
-    glory = d["points"] // t.REINFORCEMENT_POINTS_PER_GLORY
+    glory = t.reinforcement_price(state["rules"], d["points"])
     return (
         f"{wb.get('name', d['warband'])} bought {d['points']} points of reinforcements "
         f"for {glory} glory, to muster against {enemy}"
@@ -227,8 +227,9 @@ def _command_trait_gained(state, d, wb):
 def _quest_begun(state, d, wb):
     title = state["content"]["quests"][d["quest"]]["title"]
     done = len(wb.get("quests_completed", []))
+    left = "" if state["rules"] == t.FIRST_RULES else " with no territories and no glory"
     return (
-        f"{wb.get('name')} began the quest {title}, back at its start "
+        f"{wb.get('name')} began the quest {title}, back at its start{left} "
         f"({done} quest{'s' if done != 1 else ''} completed)"
     )
 
