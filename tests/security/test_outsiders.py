@@ -210,7 +210,9 @@ def test_a_stream_over_the_limits_is_refused_with_retry_after_and_holds_nothing(
     refused = client.get("/c/c/live")
     assert refused.status_code == 429 and refused.headers["Retry-After"] == "30"
     assert "Your address has 2 live pages open on this server" in refused.text
-    from_elsewhere = client.get("/c/c/live", buffered=False, environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    from_elsewhere = client.get(
+        "/c/c/live", buffered=False, environ_base={"REMOTE_ADDR": "10.9.9.9"}
+    )
     assert from_elsewhere.status_code == 200
     for response in held + [from_elsewhere]:
         response.close()
