@@ -134,6 +134,19 @@ CREATE TABLE IF NOT EXISTS secrets (
     value TEXT NOT NULL
 );
 """
+# What a flood is counted by (`Accounts.limit`): each sign-up by the address it came from,
+# each campaign started by its account, for as long as the window it is limited over. Kept in
+# the database, as failed log-ins are, so a limit holds across workers and app servers. Run
+# apart from the schema, so a database made before it gets it too.
+COUNTED_SCHEMA = """
+CREATE TABLE IF NOT EXISTS counted (
+    kind TEXT NOT NULL,
+    who TEXT NOT NULL,
+    at TEXT NOT NULL,
+    mark TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS counted_by_who ON counted (kind, who, at);
+"""
 # The tables in the order a copy fills them (a row's references first).
 TABLES = (
     "users",
@@ -144,6 +157,7 @@ TABLES = (
     "failed_logins",
     "sessions",
     "secrets",
+    "counted",
 )
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
@@ -156,6 +170,12 @@ FAILURE_WINDOW = timedelta(minutes=15)
 MAX_FAILURES = 5
 MAX_FROM_ADDRESS = 20
 MAX_FOR_NAME = 100
+# Floods, each limit an app config key with its default here: sign-ups from one address in
+# an hour (each costs a password hash), campaigns one account starts in a day (campaign ids
+# are global: a flood of starts would squat names).
+SIGNUPS_PER_ADDRESS_HOUR = 10
+CAMPAIGNS_PER_ACCOUNT_DAY = 20
+HOUR, DAY = timedelta(hours=1), timedelta(days=1)
 _JOIN = (
     "INSERT INTO members (campaign, user_id, role, side) VALUES (?, ?, ?, ?) "
     "ON CONFLICT (campaign, user_id) DO UPDATE SET role = excluded.role, "
@@ -171,6 +191,53 @@ class AccountError(TrackerError):
 
 class TooManyAttempts(AccountError):
     """Failed log-ins for this name were too many in too short a time."""
+
+
+class OverLimit(TooManyAttempts):
+    """Too many sign-ups from an address, or campaigns started by an account, in too short
+    a time; `retry_after`: the seconds until one more is allowed (HTTP 429, Retry-After)."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most `most` of `kind` by one `who` within `window`; `words(wait)` the refusal."""
+
+    kind: str
+    most: int
+    window: timedelta
+    words: str
+
+
+def signups_from(most: int) -> Limit:
+    return Limit(
+        "signup",
+        most,
+        HOUR,
+        f"too many accounts were made from your address: at most {most} an hour; "
+        "try again in {wait}",
+    )
+
+
+def starts_by(most: int) -> Limit:
+    return Limit(
+        "start",
+        most,
+        DAY,
+        f"you started {most} campaigns in the last 24 hours, as many as one account may; "
+        "start the next in {wait}",
+    )
+
+
+def _wait(seconds: int) -> str:
+    if seconds >= 3600:
+        hours = -(-seconds // 3600)
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    minutes = max(1, -(-seconds // 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 @dataclass(frozen=True)
@@ -209,6 +276,16 @@ CREATE INDEX IF NOT EXISTS campaign_access_public ON campaign_access (campaign) 
 """
 
 
+class _Rows:
+    __slots__ = ("rows",)
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def fetchone(self):
+        return self.rows[0] if self.rows else None
+
+
 class Accounts:
     """Users and their rights, in the store's database: read with `store.query`, written in
     `store.transaction()`, as everything that writes."""
@@ -219,6 +296,12 @@ class Accounts:
     def init(self) -> None:
         self.store.create(POSTGRES_SCHEMA if self.store.dialect == "postgresql" else SCHEMA)
         self.store.create(LIST_INDEXES, "members_by_user")
+        self.store.create(COUNTED_SCHEMA, "counted")
+
+    def _read(self, sql: str, args: tuple = ()):
+        """One read, its rows as a cursor's `fetchone` gives them (as `tx.execute` does)."""
+        rows = self.store.query(sql, args)
+        return _Rows(rows)
 
     def _write(self, sql: str, args: tuple = ()):
         """One statement in a transaction of its own; its cursor (rowcount, rows returned)."""
@@ -227,7 +310,13 @@ class Accounts:
 
     # -- users -------------------------------------------------------------------------
 
-    def sign_up(self, name: str, password: str) -> User:
+    def sign_up(self, name: str, password: str, address: str | None = None, most: int = 0) -> User:
+        """A new account. With `address` and `most`, at most `most` sign-ups from that
+        address an hour: `OverLimit` past it, before any password is hashed, and nothing
+        written."""
+        limit = signups_from(most) if address is not None and most > 0 else None
+        if limit is not None:
+            self._within(self._read, limit, address)
         if not isinstance(name, str) or not NAME.match(name):
             raise AccountError(
                 "a user name is 2 to 32 letters, digits, dots, dashes or "
@@ -237,6 +326,8 @@ class Accounts:
             raise AccountError("a password has at least 10 characters")
         digest = generate_password_hash(password)
         with self.store.transaction() as tx:
+            if limit is not None:
+                self._count(tx, limit, address)
             if tx.execute("SELECT 1 FROM users WHERE name = ?", (name,)).fetchone():
                 raise AccountError(f"the name {name!r} is taken")
             (user_id,) = tx.execute(
@@ -244,6 +335,52 @@ class Accounts:
                 (name, digest, _iso(_now())),
             ).fetchone()
         return User(user_id, name)
+
+    # -- floods: what an address or an account did lately, counted in the database --------
+
+    def _within(self, execute, limit: Limit, who: str) -> None:
+        """Raise `OverLimit` when `who` did `limit.most` of `limit.kind` in its window
+        (`execute`: the store's or a transaction's)."""
+        now = _now()
+        count, oldest = execute(
+            "SELECT count(*), min(at) FROM counted WHERE kind = ? AND who = ? AND at > ?",
+            (limit.kind, who, _iso(now - limit.window)),
+        ).fetchone()
+        if count >= limit.most:
+            since = datetime.strptime(oldest, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+            wait = max(1, int((since + limit.window - now).total_seconds()) + 1)
+            raise OverLimit(limit.words.format(wait=_wait(wait)), wait)
+
+    def _count(self, tx, limit: Limit, who: str) -> str:
+        """Within the writing transaction `tx`: refuse past the limit, else count one more
+        (and forget what is past the window); the new count's mark. Writers take turns on
+        the key, so two at once cannot both take the last one."""
+        self.store.serialise(tx, f"{limit.kind}\n{who}")
+        self._within(tx.execute, limit, who)
+        now, mark = _now(), secrets.token_hex(8)
+        tx.execute(
+            "DELETE FROM counted WHERE kind = ? AND who = ? AND at <= ?",
+            (limit.kind, who, _iso(now - limit.window)),
+        )
+        tx.execute(
+            "INSERT INTO counted (kind, who, at, mark) VALUES (?, ?, ?, ?)",
+            (limit.kind, who, _iso(now), mark),
+        )
+        return mark
+
+    def start_allowed(self, user: User, most: int) -> str | None:
+        """Count a campaign `user` is about to start, up to `most` a day: `OverLimit` past it,
+        and nothing written. Returns the mark to give `unstart` when the start then writes
+        no campaign (None: no limit)."""
+        if most <= 0:
+            return None
+        with self.store.transaction() as tx:
+            return self._count(tx, starts_by(most), str(user.id))
+
+    def unstart(self, mark: str | None) -> None:
+        """A start counted by `start_allowed` that wrote no campaign is not counted."""
+        if mark is not None:
+            self._write("DELETE FROM counted WHERE kind = 'start' AND mark = ?", (mark,))
 
     def log_in(self, name: str, password: str, address: str = "?") -> User:
         """The user whose password this is; refuses after too many recent failures.

@@ -20,6 +20,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 from wtforms.validators import ValidationError
 
 from tracker import systems
+from tracker.accounts import OverLimit
 from tracker.dice import Dice, Drawn
 from tracker.errors import (
     BatchError,
@@ -40,6 +41,7 @@ from tracker.web.context import (
     reader_view,
     service,
 )
+from tracker.web.pages import within_daily_starts
 
 STRICT = {"strict": True}
 
@@ -275,6 +277,7 @@ ERRORS = {
     404: "no such campaign that you may see",
     409: "the campaign moved on",
     422: "an event breaks a rule of the game",
+    429: "too many in too short a time: Retry-After says when to try again",
 }
 
 
@@ -352,6 +355,9 @@ def tracker_error(error):
         code = 403
     elif isinstance(error, NotFound):
         code = 404
+    elif isinstance(error, OverLimit):
+        body = {"code": 429, "status": "Too Many Requests", "message": error.message}
+        return body, 429, {"Retry-After": str(error.retry_after)}
     elif isinstance(error, CampaignExists):
         return {"code": 409, "status": "Conflict", "message": error.message}, 409
     elif isinstance(error, Conflict):
@@ -481,19 +487,22 @@ def list_campaigns(query):
 @blp.route("/campaigns", methods=["POST"])
 @blp.arguments(CampaignCreateSchema(), error_status_code=400)
 @blp.response(201, CampaignSchema)
-@errors(400, 401, 404, 409, 422)
+@errors(400, 401, 404, 409, 422, 429)
 def create_campaign(body):
-    """Start a campaign; the caller becomes its organiser."""
+    """Start a campaign; the caller becomes its organiser (at most so many a day: 429)."""
     user = policy().require_user("start a campaign")
     campaign = body.get("campaign") or slug(body["name"])
-    result = service().start(
-        campaign,
-        body["system"],
-        body["name"],
-        body["settings"],
-        actor=user.name,
-        source="api",
-        idempotency_key=request.headers.get("Idempotency-Key"),
+    result = within_daily_starts(
+        user,
+        lambda: service().start(
+            campaign,
+            body["system"],
+            body["name"],
+            body["settings"],
+            actor=user.name,
+            source="api",
+            idempotency_key=request.headers.get("Idempotency-Key"),
+        ),
     )
     if not result.replayed:  # a retry of this account's own start changes nothing
         accounts().add_member(campaign, user, "organiser")

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
-from tracker.accounts import AccountError, TooManyAttempts
+from tracker.accounts import SIGNUPS_PER_ADDRESS_HOUR, AccountError, OverLimit, TooManyAttempts
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.web.context import accounts, current_user, log_in, log_out, service
 from tracker.web.pages import local
@@ -29,19 +38,29 @@ def init_app(app):
 
 @bp.route("/signup", methods=["GET", "POST"])
 def signup():
-    error = None
+    error, status, headers = None, 200, {}
     if request.method == "POST":
         try:
             user = accounts().sign_up(
-                request.form.get("name", "").strip(), request.form.get("password", "")
+                request.form.get("name", "").strip(),
+                request.form.get("password", ""),
+                request.remote_addr or "?",
+                current_app.config.get("SIGNUPS_PER_ADDRESS_HOUR", SIGNUPS_PER_ADDRESS_HOUR),
             )
+        except OverLimit as failure:
+            error, status, headers = failure.message, 429, retry_after(failure)
         except AccountError as failure:
-            error = failure.message
+            error, status = failure.message, 422
         else:
             log_in(user)
             flash(f"Welcome, {user.name}.")
             return redirect(local(request.args.get("next")) or url_for("pages.campaigns"))
-    return render_template("signup.html", error=error), 422 if error else 200
+    return render_template("signup.html", error=error), status, headers
+
+
+def retry_after(limit: OverLimit) -> dict:
+    """The header of a 429 answer: when one more is allowed."""
+    return {"Retry-After": str(limit.retry_after)}
 
 
 @bp.route("/login", methods=["GET", "POST"])

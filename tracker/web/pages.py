@@ -29,6 +29,7 @@ from jinja2 import TemplateNotFound
 from markupsafe import Markup, escape
 
 from tracker import stats, systems
+from tracker.accounts import CAMPAIGNS_PER_ACCOUNT_DAY, OverLimit
 from tracker.campaign import CORE_EVENTS, Entry, slug
 from tracker.dice import Dice
 from tracker.errors import (
@@ -213,19 +214,24 @@ def start_campaign():
     system_name = form.get("system", "")
     name = form.get("name", "").strip()
     campaign = form.get("campaign", "").strip() or slug(name)
-    system, errors = None, {}
+    system, errors, status, headers = None, {}, 422, {}
     try:
         system = systems.get(system_name)
         settings = form_data(system.settings_schema(), form, "settings-")
-        started = service().start(
-            campaign,
-            system_name,
-            name,
-            settings,
-            actor=actor(),
-            source="form",
-            idempotency_key=form.get("idem") or None,
+        started = within_daily_starts(
+            user,
+            lambda: service().start(
+                campaign,
+                system_name,
+                name,
+                settings,
+                actor=actor(),
+                source="form",
+                idempotency_key=form.get("idem") or None,
+            ),
         )
+    except OverLimit as error:
+        message, status, headers = error.message, 429, {"Retry-After": str(error.retry_after)}
     except CampaignExists as error:
         errors, message = {"campaign": [error.message]}, error.message
     except InvalidEvent as error:
@@ -238,14 +244,34 @@ def start_campaign():
         flash(f"The campaign {name!r} has begun: invite its players from its Members page.")
         return redirect(url_for("pages.dashboard", cid=campaign))
     schema = system.settings_schema() if system is not None else None
-    return render_template(
-        "campaigns.html",
-        lists=campaign_lists(),
-        **_finding(),
-        failure=start_failure(f"start-{system_name}", schema, errors or {}, message, form),
-        start_system=system_name,
-        submitted=form,
-    ), 422
+    return (
+        render_template(
+            "campaigns.html",
+            lists=campaign_lists(),
+            **_finding(),
+            failure=start_failure(f"start-{system_name}", schema, errors or {}, message, form),
+            start_system=system_name,
+            submitted=form,
+        ),
+        status,
+        headers,
+    )
+
+
+def within_daily_starts(user, start):
+    """`start()` (which starts a campaign) counted against the campaigns `user` may start in a
+    day: `OverLimit` before it when there were as many already (nothing written), and not
+    counted when it writes no new campaign (refused, or a retry of an earlier start)."""
+    most = current_app.config.get("CAMPAIGNS_PER_ACCOUNT_DAY", CAMPAIGNS_PER_ACCOUNT_DAY)
+    mark = accounts().start_allowed(user, most)
+    try:
+        result = start()
+    except BaseException:
+        accounts().unstart(mark)
+        raise
+    if result.replayed:
+        accounts().unstart(mark)
+    return result
 
 
 # -- a campaign's pages -------------------------------------------------------------------
@@ -443,11 +469,19 @@ def play_on(cid):
     if request.method == "GET":
         return render_template("play_on.html", page="play-on", chosen=chosen, **ctx)
     errors: dict = {}
+    status, headers = 422, {}
     try:
         if not upto.isdigit():
             words = f"Play on from an event number, such as {ctx['view'].version}, not {upto!r}."
             raise InvalidEvent(words, {"upto": [words]})
-        service().branch(cid, int(upto), campaign, name, actor=actor(), visible=reader_view(cid))
+        within_daily_starts(
+            user,
+            lambda: service().branch(
+                cid, int(upto), campaign, name, actor=actor(), visible=reader_view(cid)
+            ),
+        )
+    except OverLimit as error:
+        message, status, headers = error.message, 429, {"Retry-After": str(error.retry_after)}
     except Conflict:
         message = f"there is already a campaign {campaign!r}: choose another short id"
         errors = {"campaign": [message]}
@@ -462,9 +496,11 @@ def play_on(cid):
         )
         return redirect(url_for("pages.dashboard", cid=campaign))
     failure = start_failure("play-on", None, errors, message, form)
-    return render_template(
-        "play_on.html", page="play-on", chosen=chosen, failure=failure, **ctx
-    ), 422
+    return (
+        render_template("play_on.html", page="play-on", chosen=chosen, failure=failure, **ctx),
+        status,
+        headers,
+    )
 
 
 def _changed_meanwhile(conflict: Conflict) -> str:
