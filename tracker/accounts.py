@@ -193,6 +193,11 @@ class TooManyAttempts(AccountError):
     """Failed log-ins for this name were too many in too short a time."""
 
 
+class SeatRefused(AccountError):
+    """A side that another member plays already, or a member who plays a side already and
+    would be moved: refused in words, nothing changed (HTTP 409)."""
+
+
 class OverLimit(TooManyAttempts):
     """Too many sign-ups from an address, or campaigns started by an account, in too short
     a time; `retry_after`: the seconds until one more is allowed (HTTP 429, Retry-After)."""
@@ -230,6 +235,32 @@ def starts_by(most: int) -> Limit:
         f"you started {most} campaigns in the last 24 hours, as many as one account may; "
         "start the next in {wait}",
     )
+
+
+def _member_already(role: str, plays: str | None, offered: str | None, sides: dict) -> str:
+    """Why an invitation does nothing for one who is a member of its campaign already."""
+    if plays is not None:
+        where = sides.get(plays, plays)
+        moved = f" to {sides.get(offered, offered)}" if offered not in (None, plays) else ""
+        return (
+            f"you play {where} in this campaign already: an invitation never moves a player"
+            f"{moved}; nothing was changed (if the link was meant for somebody else, send it on)"
+        )
+    if role == "organiser":
+        return (
+            "you organise this campaign already: take a seat of your own on its Members page; "
+            "nothing was changed (if the link was meant for a player, send it on)"
+        )
+    return (
+        "you are a member of this campaign already: the organiser gives you a side on its "
+        "Members page; nothing was changed"
+    )
+
+
+def _names(sides, campaign: str) -> dict[str, str]:
+    """The sides' names: `sides` itself, or what it gives for the campaign when it is a
+    function (asked only for the words of a refusal), or nothing."""
+    return (sides(campaign) if callable(sides) else sides) or {}
 
 
 def _wait(seconds: int) -> str:
@@ -522,8 +553,33 @@ class Accounts:
 
     # -- campaigns -------------------------------------------------------------------------
 
-    def add_member(self, campaign: str, user: User, role: str, side: str | None = None):
-        self._write(_JOIN, (campaign, user.id, role, side))
+    def add_member(
+        self, campaign: str, user: User, role: str, side: str | None = None, sides=None
+    ) -> None:
+        """`user` a member of the campaign (its role and side changed if it was one);
+        `SeatRefused` when another member plays `side` (`sides`: the sides' names)."""
+        with self.store.transaction() as tx:
+            if side is not None:
+                self._refuse_taken(tx.execute, campaign, side, user, sides)
+            tx.execute(_JOIN, (campaign, user.id, role, side))
+
+    def refuse_taken(self, campaign: str, side: str, user: User | None, sides=None) -> None:
+        """`SeatRefused` when a member other than `user` plays `side` (`sides`: the sides'
+        names, or a function of the campaign giving them, for the words)."""
+        self._refuse_taken(self._read, campaign, side, user, sides)
+
+    def _refuse_taken(self, execute, campaign, side, user, sides) -> None:
+        row = execute(
+            "SELECT u.name FROM members m JOIN users u ON u.id = m.user_id "
+            "WHERE m.campaign = ? AND m.side = ? AND m.user_id <> ?",
+            (campaign, side, user.id if user is not None else -1),
+        ).fetchone()
+        if row is not None:
+            name = _names(sides, campaign).get(side, side)
+            raise SeatRefused(
+                f"{name} is played by {row[0]} already: a side has one player, so it is not "
+                "offered again (move or remove that player first)"
+            )
 
     def claim_side(self, campaign: str, user: User, side: str) -> None:
         self._write(
@@ -531,12 +587,16 @@ class Accounts:
             (side, campaign, user.id),
         )
 
-    def set_side(self, campaign: str, user: User, side: str | None) -> None:
-        """The side a member plays (None: none, an organiser who only referees)."""
-        cursor = self._write(
-            "UPDATE members SET side = ? WHERE campaign = ? AND user_id = ?",
-            (side, campaign, user.id),
-        )
+    def set_side(self, campaign: str, user: User, side: str | None, sides=None) -> None:
+        """The side a member plays (None: none, an organiser who only referees);
+        `SeatRefused` when another member plays it (`sides`: the sides' names)."""
+        with self.store.transaction() as tx:
+            if side is not None:
+                self._refuse_taken(tx.execute, campaign, side, user, sides)
+            cursor = tx.execute(
+                "UPDATE members SET side = ? WHERE campaign = ? AND user_id = ?",
+                (side, campaign, user.id),
+            )
         if cursor.rowcount == 0:
             raise NotFound(f"{user.name} is not a member of {campaign!r}")
 
@@ -642,8 +702,11 @@ class Accounts:
 
     # -- invitations -------------------------------------------------------------------------
 
-    def invite(self, campaign: str, by: User, side: str | None = None) -> str:
-        """A new invitation code (shown once) for a player, with the side it will play."""
+    def invite(self, campaign: str, by: User, side: str | None = None, sides=None) -> str:
+        """A new invitation code (shown once) for a player, with the side it will play;
+        `SeatRefused` when a member plays that side already (`sides`: the sides' names)."""
+        if side:
+            self.refuse_taken(campaign, side, None, sides)
         code = secrets.token_urlsafe(12)
         now = _now()
         self._write(
@@ -688,9 +751,15 @@ class Accounts:
         )
         return {"campaign": row[0], "side": row[1]} if row else None
 
-    def accept(self, code: str, user: User) -> Membership:
+    def accept(self, code: str, user: User, sides=None) -> Membership:
         """`user` joins the campaign of an open invitation, which is then used up: both in
-        one transaction, so a code is never used twice."""
+        one transaction, so a code is never used twice.
+
+        Refused in words, with nothing changed and the invitation still open (`SeatRefused`):
+        a member of the campaign already (an invitation never moves a member, least of all
+        one who plays a side: it would leave that side empty and show it another's hand),
+        and a side that another member plays by now. `sides`: the campaign's sides' names,
+        or a function giving them (asked only for the words of a refusal)."""
         with self.store.transaction() as tx:
             row = tx.execute(
                 "SELECT campaign, side, expires_at, used_by FROM invitations WHERE code_hash = ?",
@@ -702,10 +771,15 @@ class Accounts:
                 )
             campaign, side = row[0], row[1]
             current = tx.execute(
-                "SELECT role FROM members WHERE campaign = ? AND user_id = ?", (campaign, user.id)
+                "SELECT role, side FROM members WHERE campaign = ? AND user_id = ?",
+                (campaign, user.id),
             ).fetchone()
-            if current is None or current[0] != "organiser":
-                tx.execute(_JOIN, (campaign, user.id, "player", side))
+            if current is not None:
+                names = _names(sides, campaign)
+                raise SeatRefused(_member_already(current[0], current[1], side, names))
+            if side is not None:
+                self._refuse_taken(tx.execute, campaign, side, user, sides)
+            tx.execute(_JOIN, (campaign, user.id, "player", side))
             tx.execute(
                 "UPDATE invitations SET used_by = ? WHERE code_hash = ?", (user.id, _digest(code))
             )

@@ -19,6 +19,7 @@ import click
 from tracker import config
 from tracker.accounts import Accounts
 from tracker.errors import TrackerError
+from tracker.permissions import seat
 from tracker.service import Service
 from tracker.store import ReadOnly, Store, is_url
 from tracker.store.base import describe
@@ -563,11 +564,16 @@ def members_command(db, campaign, add, role, side, remove):
             if change == "remove":
                 access.remove_member(campaign, user)
                 continue
-            if side is not None:
-                view = service.state(campaign)
-                if side not in view.system.sides(view.state):
-                    fail(f"there is no side {side!r} in {campaign!r}")
-            access.add_member(campaign, user, role, side)
+            view = service.state(campaign)
+            names = view.system.sides(view.state)
+            if side is not None and side not in names:
+                fail(f"there is no side {side!r} in {campaign!r}")
+            if role == "organiser" and side is not None:
+                # An organiser's seat is an event of the log too (who saw every hand when).
+                access.add_member(campaign, user, role)
+                seat(service, access, access.membership(campaign, user), side, names)
+                continue
+            access.add_member(campaign, user, role, side, names)
         for member in access.members(campaign):
             click.echo(f"{member.user.name}\t{member.role}\t{member.side or '-'}")
 

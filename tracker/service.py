@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 
 from tracker import systems, wording
 from tracker.cache import Kept, StateCache
-from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, Entry, View, slug
+from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, SEAT_EVENTS, Entry, View, seat_words, slug
 from tracker.checks import draw, unicode_only
 from tracker.dice import Roller, SystemRoller
 from tracker.errors import (
@@ -199,6 +199,8 @@ class Service:
             return began
         if event.type == "EventVoided":
             return f"Event {event.data['version']} was voided: {event.data['reason']}"
+        if event.type in SEAT_EVENTS:
+            return seat_words(event, system.sides(state) if state is not None else {})
         try:
             return system.describe(state, system.upcast(event))
         except (KeyError, TypeError, ValueError, AttributeError):
@@ -578,6 +580,11 @@ class Service:
                         guard(system, state, type_, data)
                     state = self._void(campaign, system, version, data["version"], pending)
                     event = Event(None, campaign, version, type_, data, event_meta, None, None)
+                elif type_ in SEAT_EVENTS:  # the core's, passed by the game's rules
+                    data = self._load_core(type_, raw)
+                    if guard:
+                        guard(system, state, type_, data)
+                    event = Event(None, campaign, version, type_, data, event_meta, None, None)
                 else:
                     data, how = draw(system, type_, dict(raw), state, roller)
                     if guard:
@@ -613,6 +620,10 @@ class Service:
             raise RuleViolation("the event that starts a campaign cannot be voided")
         if original.type == "EventVoided":
             raise RuleViolation("a correction cannot itself be voided; record the event again")
+        if original.type in SEAT_EVENTS:
+            raise RuleViolation(
+                "a seat taken or left cannot be voided: change the seat again on the Members page"
+            )
         voided = self.store.voids(campaign) if recorded else {}
         voided.update({e.data["version"]: e.version for e in events if e.type == "EventVoided"})
         if target in voided:

@@ -13,7 +13,13 @@ from flask import (
     url_for,
 )
 
-from tracker.accounts import SIGNUPS_PER_ADDRESS_HOUR, AccountError, OverLimit, TooManyAttempts
+from tracker.accounts import (
+    SIGNUPS_PER_ADDRESS_HOUR,
+    AccountError,
+    OverLimit,
+    SeatRefused,
+    TooManyAttempts,
+)
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.web.context import accounts, current_user, log_in, log_out, service
 from tracker.web.pages import local
@@ -130,12 +136,23 @@ def join(code):
         if user is None:
             raise Unauthenticated("join a campaign")
         try:
-            member = accounts().accept(code, user)
+            member = accounts().accept(code, user, sides=side_names)
+        except SeatRefused as refused:
+            invited = _invited(code)
+            return render_template(
+                "join.html", code=code, invited=invited, refusal=refused.message
+            ), 409
         except AccountError as failure:
             return render_template("error.html", title="Invitation", message=failure.message), 410
         flash("You joined the campaign" + (f" and play {member.side}." if member.side else "."))
         return redirect(url_for("pages.dashboard", cid=member.campaign))
     return render_template("join.html", code=code, invited=_invited(code))
+
+
+def side_names(campaign: str) -> dict[str, str]:
+    """The names of a campaign's sides as they stand, by id."""
+    view = service().state(campaign)
+    return view.system.sides(view.state)
 
 
 def _invited(code: str) -> dict | None:

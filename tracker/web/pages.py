@@ -29,7 +29,7 @@ from jinja2 import TemplateNotFound
 from markupsafe import Markup, escape
 
 from tracker import stats, systems
-from tracker.accounts import CAMPAIGNS_PER_ACCOUNT_DAY, OverLimit
+from tracker.accounts import CAMPAIGNS_PER_ACCOUNT_DAY, OverLimit, SeatRefused
 from tracker.campaign import CORE_EVENTS, Entry, slug
 from tracker.dice import Dice
 from tracker.errors import (
@@ -41,7 +41,7 @@ from tracker.errors import (
     TrackerError,
 )
 from tracker.events import GENESIS
-from tracker.permissions import Forbidden, records_for, sees_side
+from tracker.permissions import Forbidden, records_for, seat, sees_side
 from tracker.web import entries
 from tracker.web.context import (
     accounts,
@@ -524,30 +524,41 @@ def _changed_meanwhile(conflict: Conflict) -> str:
 def members(cid):
     ctx = context(cid)
     member = ctx["member"]
-    invitation = None
+    invitation, refusal = None, None
+    sides = ctx["system"].sides(ctx["state"])
     if request.method == "POST":
         policy().require_organiser(cid, "invite players or change who may see the campaign")
         action = request.form.get("action", "invite")
         side = request.form.get("side", "").strip() or None
-        if side is not None and side not in ctx["system"].sides(ctx["state"]):
+        if side is not None and side not in sides:
             abort(400, f"there is no side {side!r} in this campaign")
-        if action in MEMBER_ACTIONS:
-            flash(MEMBER_ACTIONS[action](cid, ctx, side))
-            return redirect(url_for("pages.members", cid=cid))
-        if action == "renew":
-            old = accounts().revoke_invitation(cid, _number(request.form.get("invitation")))
-            side = old["side"]
-        invitation = accounts().invite(cid, current_user(), side)
+        try:
+            if action in MEMBER_ACTIONS:
+                flash(MEMBER_ACTIONS[action](cid, ctx, side))
+                return redirect(url_for("pages.members", cid=cid))
+            if action == "renew":
+                number = _number(request.form.get("invitation"))
+                found = [i for i in accounts().invitations(cid) if i["id"] == number]
+                side = found[0]["side"] if found else None
+                invitation = accounts().invite(cid, current_user(), side, sides)
+                accounts().revoke_invitation(cid, number)
+            else:
+                invitation = accounts().invite(cid, current_user(), side, sides)
+        except SeatRefused as refused:
+            refusal = refused.message
+    listed = accounts().members(cid)
     return render_template(
         "members.html",
-        members=accounts().members(cid),
+        members=listed,
+        players={m.side: m.user.name for m in listed if m.side},
         invitations=accounts().invitations(cid),
         public=accounts().is_public(cid),
         organiser=member is not None and member.role == "organiser",
         invitation=invitation,
+        refusal=refusal,
         page="members",
         **ctx,
-    )
+    ), 409 if refusal else 200
 
 
 def _number(text: str | None) -> int:
@@ -574,7 +585,9 @@ def _public(cid, ctx, side) -> str:
 
 
 def _seat(cid, ctx, side) -> str:
-    accounts().set_side(cid, current_user(), side)
+    sides = ctx["system"].sides(ctx["state"])
+    if not seat(service(), accounts(), ctx["member"], side, sides):
+        return "Your seat is as it was: nothing changed."
     if side:
         name = ctx["system"].sides(ctx["state"])[side]
         return f"You play {name} now: you see only what that seat sees."
@@ -594,7 +607,7 @@ def _remove(cid, ctx, side) -> str:
 
 def _side(cid, ctx, side) -> str:
     user = _other_member(cid)
-    accounts().set_side(cid, user, side)
+    accounts().set_side(cid, user, side, ctx["system"].sides(ctx["state"]))
     name = ctx["system"].sides(ctx["state"]).get(side, side) if side else "no side yet"
     return f"{user.name} now plays {name}."
 
