@@ -574,16 +574,12 @@ class Service:
                 version += 1
                 if type_ == "CampaignStarted":
                     raise RuleViolation("a campaign starts only once, with its first event")
-                if type_ == "EventVoided":
+                if type_ == "EventVoided" or type_ in SEAT_EVENTS:  # the core's own
                     data = self._load_core(type_, raw)
                     if guard:
                         guard(system, state, type_, data)
-                    state = self._void(campaign, system, version, data["version"], pending)
-                    event = Event(None, campaign, version, type_, data, event_meta, None, None)
-                elif type_ in SEAT_EVENTS:  # the core's, passed by the game's rules
-                    data = self._load_core(type_, raw)
-                    if guard:
-                        guard(system, state, type_, data)
+                    if type_ == "EventVoided":
+                        state = self._void(campaign, system, version, data["version"], pending)
                     event = Event(None, campaign, version, type_, data, event_meta, None, None)
                 else:
                     data, how = draw(system, type_, dict(raw), state, roller)

@@ -11,7 +11,7 @@ log promises, the database enforces:
   (`tracker_chained`, `_PREPARED`), so an append expecting a stale version is a `Conflict`
   that writes nothing;
 - a global order readers can follow: every append takes `LOCK TABLE events IN EXCLUSIVE
-  MODE` (as the eventsourcing library's recorder does), so appends commit one after another
+  MODE` (as the eventsourcing library's recorder does; through `events_lock()`, see `LOCK`), so appends commit one after another
   in the order of their positions, and a reader that has seen position p never finds later a
   smaller position committed late;
 - durability: `synchronous_commit = on` on every connection of the pool;
