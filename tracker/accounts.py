@@ -134,6 +134,19 @@ CREATE TABLE IF NOT EXISTS secrets (
     value TEXT NOT NULL
 );
 """
+# What a flood is counted by (`Accounts.limit`): each sign-up by the address it came from,
+# each campaign started by its account, for as long as the window it is limited over. Kept in
+# the database, as failed log-ins are, so a limit holds across workers and app servers. Run
+# apart from the schema, so a database made before it gets it too.
+COUNTED_SCHEMA = """
+CREATE TABLE IF NOT EXISTS counted (
+    kind TEXT NOT NULL,
+    who TEXT NOT NULL,
+    at TEXT NOT NULL,
+    mark TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS counted_by_who ON counted (kind, who, at);
+"""
 # The tables in the order a copy fills them (a row's references first).
 TABLES = (
     "users",
@@ -144,6 +157,7 @@ TABLES = (
     "failed_logins",
     "sessions",
     "secrets",
+    "counted",
 )
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
@@ -156,6 +170,12 @@ FAILURE_WINDOW = timedelta(minutes=15)
 MAX_FAILURES = 5
 MAX_FROM_ADDRESS = 20
 MAX_FOR_NAME = 100
+# Floods, each limit an app config key with its default here: sign-ups from one address in
+# an hour (each costs a password hash), campaigns one account starts in a day (campaign ids
+# are global: a flood of starts would squat names).
+SIGNUPS_PER_ADDRESS_HOUR = 10
+CAMPAIGNS_PER_ACCOUNT_DAY = 20
+HOUR, DAY = timedelta(hours=1), timedelta(days=1)
 _JOIN = (
     "INSERT INTO members (campaign, user_id, role, side) VALUES (?, ?, ?, ?) "
     "ON CONFLICT (campaign, user_id) DO UPDATE SET role = excluded.role, "
@@ -171,6 +191,84 @@ class AccountError(TrackerError):
 
 class TooManyAttempts(AccountError):
     """Failed log-ins for this name were too many in too short a time."""
+
+
+class SeatRefused(AccountError):
+    """A side that another member plays already, or a member who plays a side already and
+    would be moved: refused in words, nothing changed (HTTP 409)."""
+
+
+class OverLimit(TooManyAttempts):
+    """Too many sign-ups from an address, or campaigns started by an account, in too short
+    a time; `retry_after`: the seconds until one more is allowed (HTTP 429, Retry-After)."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most `most` of `kind` by one `who` within `window`; `words(wait)` the refusal."""
+
+    kind: str
+    most: int
+    window: timedelta
+    words: str
+
+
+def signups_from(most: int) -> Limit:
+    return Limit(
+        "signup",
+        most,
+        HOUR,
+        f"too many accounts were made from your address: at most {most} an hour; "
+        "try again in {wait}",
+    )
+
+
+def starts_by(most: int) -> Limit:
+    return Limit(
+        "start",
+        most,
+        DAY,
+        f"you started {most} campaigns in the last 24 hours, as many as one account may; "
+        "start the next in {wait}",
+    )
+
+
+def _member_already(role: str, plays: str | None, offered: str | None, sides: dict) -> str:
+    """Why an invitation does nothing for one who is a member of its campaign already."""
+    if plays is not None:
+        where = sides.get(plays, plays)
+        moved = f" to {sides.get(offered, offered)}" if offered not in (None, plays) else ""
+        return (
+            f"you play {where} in this campaign already: an invitation never moves a player"
+            f"{moved}; nothing was changed (if the link was meant for somebody else, send it on)"
+        )
+    if role == "organiser":
+        return (
+            "you organise this campaign already: take a seat of your own on its Members page; "
+            "nothing was changed (if the link was meant for a player, send it on)"
+        )
+    return (
+        "you are a member of this campaign already: the organiser gives you a side on its "
+        "Members page; nothing was changed"
+    )
+
+
+def _names(sides, campaign: str) -> dict[str, str]:
+    """The sides' names: `sides` itself, or what it gives for the campaign when it is a
+    function (asked only for the words of a refusal), or nothing."""
+    return (sides(campaign) if callable(sides) else sides) or {}
+
+
+def _wait(seconds: int) -> str:
+    if seconds >= 3600:
+        hours = -(-seconds // 3600)
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    minutes = max(1, -(-seconds // 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 @dataclass(frozen=True)
@@ -209,6 +307,16 @@ CREATE INDEX IF NOT EXISTS campaign_access_public ON campaign_access (campaign) 
 """
 
 
+class _Rows:
+    __slots__ = ("rows",)
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def fetchone(self):
+        return self.rows[0] if self.rows else None
+
+
 class Accounts:
     """Users and their rights, in the store's database: read with `store.query`, written in
     `store.transaction()`, as everything that writes."""
@@ -219,6 +327,12 @@ class Accounts:
     def init(self) -> None:
         self.store.create(POSTGRES_SCHEMA if self.store.dialect == "postgresql" else SCHEMA)
         self.store.create(LIST_INDEXES, "members_by_user")
+        self.store.create(COUNTED_SCHEMA, "counted")
+
+    def _read(self, sql: str, args: tuple = ()):
+        """One read, its rows as a cursor's `fetchone` gives them (as `tx.execute` does)."""
+        rows = self.store.query(sql, args)
+        return _Rows(rows)
 
     def _write(self, sql: str, args: tuple = ()):
         """One statement in a transaction of its own; its cursor (rowcount, rows returned)."""
@@ -227,7 +341,13 @@ class Accounts:
 
     # -- users -------------------------------------------------------------------------
 
-    def sign_up(self, name: str, password: str) -> User:
+    def sign_up(self, name: str, password: str, address: str | None = None, most: int = 0) -> User:
+        """A new account. With `address` and `most`, at most `most` sign-ups from that
+        address an hour: `OverLimit` past it, before any password is hashed, and nothing
+        written."""
+        limit = signups_from(most) if address is not None and most > 0 else None
+        if limit is not None:
+            self._within(self._read, limit, address)
         if not isinstance(name, str) or not NAME.match(name):
             raise AccountError(
                 "a user name is 2 to 32 letters, digits, dots, dashes or "
@@ -237,6 +357,8 @@ class Accounts:
             raise AccountError("a password has at least 10 characters")
         digest = generate_password_hash(password)
         with self.store.transaction() as tx:
+            if limit is not None:
+                self._count(tx, limit, address)
             if tx.execute("SELECT 1 FROM users WHERE name = ?", (name,)).fetchone():
                 raise AccountError(f"the name {name!r} is taken")
             (user_id,) = tx.execute(
@@ -244,6 +366,52 @@ class Accounts:
                 (name, digest, _iso(_now())),
             ).fetchone()
         return User(user_id, name)
+
+    # -- floods: what an address or an account did lately, counted in the database --------
+
+    def _within(self, execute, limit: Limit, who: str) -> None:
+        """Raise `OverLimit` when `who` did `limit.most` of `limit.kind` in its window
+        (`execute`: the store's or a transaction's)."""
+        now = _now()
+        count, oldest = execute(
+            "SELECT count(*), min(at) FROM counted WHERE kind = ? AND who = ? AND at > ?",
+            (limit.kind, who, _iso(now - limit.window)),
+        ).fetchone()
+        if count >= limit.most:
+            since = datetime.strptime(oldest, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+            wait = max(1, int((since + limit.window - now).total_seconds()) + 1)
+            raise OverLimit(limit.words.format(wait=_wait(wait)), wait)
+
+    def _count(self, tx, limit: Limit, who: str) -> str:
+        """Within the writing transaction `tx`: refuse past the limit, else count one more
+        (and forget what is past the window); the new count's mark. Writers take turns on
+        the key, so two at once cannot both take the last one."""
+        self.store.serialise(tx, f"{limit.kind}\n{who}")
+        self._within(tx.execute, limit, who)
+        now, mark = _now(), secrets.token_hex(8)
+        tx.execute(
+            "DELETE FROM counted WHERE kind = ? AND who = ? AND at <= ?",
+            (limit.kind, who, _iso(now - limit.window)),
+        )
+        tx.execute(
+            "INSERT INTO counted (kind, who, at, mark) VALUES (?, ?, ?, ?)",
+            (limit.kind, who, _iso(now), mark),
+        )
+        return mark
+
+    def start_allowed(self, user: User, most: int) -> str | None:
+        """Count a campaign `user` is about to start, up to `most` a day: `OverLimit` past it,
+        and nothing written. Returns the mark to give `unstart` when the start then writes
+        no campaign (None: no limit)."""
+        if most <= 0:
+            return None
+        with self.store.transaction() as tx:
+            return self._count(tx, starts_by(most), str(user.id))
+
+    def unstart(self, mark: str | None) -> None:
+        """A start counted by `start_allowed` that wrote no campaign is not counted."""
+        if mark is not None:
+            self._write("DELETE FROM counted WHERE kind = 'start' AND mark = ?", (mark,))
 
     def log_in(self, name: str, password: str, address: str = "?") -> User:
         """The user whose password this is; refuses after too many recent failures.
@@ -385,8 +553,33 @@ class Accounts:
 
     # -- campaigns -------------------------------------------------------------------------
 
-    def add_member(self, campaign: str, user: User, role: str, side: str | None = None):
-        self._write(_JOIN, (campaign, user.id, role, side))
+    def add_member(
+        self, campaign: str, user: User, role: str, side: str | None = None, sides=None
+    ) -> None:
+        """`user` a member of the campaign (its role and side changed if it was one);
+        `SeatRefused` when another member plays `side` (`sides`: the sides' names)."""
+        with self.store.transaction() as tx:
+            if side is not None:
+                self._refuse_taken(tx.execute, campaign, side, user, sides)
+            tx.execute(_JOIN, (campaign, user.id, role, side))
+
+    def refuse_taken(self, campaign: str, side: str, user: User | None, sides=None) -> None:
+        """`SeatRefused` when a member other than `user` plays `side` (`sides`: the sides'
+        names, or a function of the campaign giving them, for the words)."""
+        self._refuse_taken(self._read, campaign, side, user, sides)
+
+    def _refuse_taken(self, execute, campaign, side, user, sides) -> None:
+        row = execute(
+            "SELECT u.name FROM members m JOIN users u ON u.id = m.user_id "
+            "WHERE m.campaign = ? AND m.side = ? AND m.user_id <> ?",
+            (campaign, side, user.id if user is not None else -1),
+        ).fetchone()
+        if row is not None:
+            name = _names(sides, campaign).get(side, side)
+            raise SeatRefused(
+                f"{name} is played by {row[0]} already: a side has one player, so it is not "
+                "offered again (move or remove that player first)"
+            )
 
     def claim_side(self, campaign: str, user: User, side: str) -> None:
         self._write(
@@ -394,12 +587,16 @@ class Accounts:
             (side, campaign, user.id),
         )
 
-    def set_side(self, campaign: str, user: User, side: str | None) -> None:
-        """The side a member plays (None: none, an organiser who only referees)."""
-        cursor = self._write(
-            "UPDATE members SET side = ? WHERE campaign = ? AND user_id = ?",
-            (side, campaign, user.id),
-        )
+    def set_side(self, campaign: str, user: User, side: str | None, sides=None) -> None:
+        """The side a member plays (None: none, an organiser who only referees);
+        `SeatRefused` when another member plays it (`sides`: the sides' names)."""
+        with self.store.transaction() as tx:
+            if side is not None:
+                self._refuse_taken(tx.execute, campaign, side, user, sides)
+            cursor = tx.execute(
+                "UPDATE members SET side = ? WHERE campaign = ? AND user_id = ?",
+                (side, campaign, user.id),
+            )
         if cursor.rowcount == 0:
             raise NotFound(f"{user.name} is not a member of {campaign!r}")
 
@@ -505,8 +702,11 @@ class Accounts:
 
     # -- invitations -------------------------------------------------------------------------
 
-    def invite(self, campaign: str, by: User, side: str | None = None) -> str:
-        """A new invitation code (shown once) for a player, with the side it will play."""
+    def invite(self, campaign: str, by: User, side: str | None = None, sides=None) -> str:
+        """A new invitation code (shown once) for a player, with the side it will play;
+        `SeatRefused` when a member plays that side already (`sides`: the sides' names)."""
+        if side:
+            self.refuse_taken(campaign, side, None, sides)
         code = secrets.token_urlsafe(12)
         now = _now()
         self._write(
@@ -551,9 +751,15 @@ class Accounts:
         )
         return {"campaign": row[0], "side": row[1]} if row else None
 
-    def accept(self, code: str, user: User) -> Membership:
+    def accept(self, code: str, user: User, sides=None) -> Membership:
         """`user` joins the campaign of an open invitation, which is then used up: both in
-        one transaction, so a code is never used twice."""
+        one transaction, so a code is never used twice.
+
+        Refused in words, with nothing changed and the invitation still open (`SeatRefused`):
+        a member of the campaign already (an invitation never moves a member, least of all
+        one who plays a side: it would leave that side empty and show it another's hand),
+        and a side that another member plays by now. `sides`: the campaign's sides' names,
+        or a function giving them (asked only for the words of a refusal)."""
         with self.store.transaction() as tx:
             row = tx.execute(
                 "SELECT campaign, side, expires_at, used_by FROM invitations WHERE code_hash = ?",
@@ -565,10 +771,15 @@ class Accounts:
                 )
             campaign, side = row[0], row[1]
             current = tx.execute(
-                "SELECT role FROM members WHERE campaign = ? AND user_id = ?", (campaign, user.id)
+                "SELECT role, side FROM members WHERE campaign = ? AND user_id = ?",
+                (campaign, user.id),
             ).fetchone()
-            if current is None or current[0] != "organiser":
-                tx.execute(_JOIN, (campaign, user.id, "player", side))
+            if current is not None:
+                names = _names(sides, campaign)
+                raise SeatRefused(_member_already(current[0], current[1], side, names))
+            if side is not None:
+                self._refuse_taken(tx.execute, campaign, side, user, sides)
+            tx.execute(_JOIN, (campaign, user.id, "player", side))
             tx.execute(
                 "UPDATE invitations SET used_by = ? WHERE code_hash = ?", (user.id, _digest(code))
             )

@@ -1,5 +1,6 @@
-"""What every campaign has whatever its game: the core's own events (its start, a void), the
-shape of a campaign's id, and a campaign folded to a version as the pages and commands see it."""
+"""What every campaign has whatever its game: the core's own events (its start, a void, an
+organiser taking or leaving a seat), the shape of a campaign's id, and a campaign folded to a
+version as the pages and commands see it."""
 
 from __future__ import annotations
 
@@ -32,7 +33,36 @@ class EventVoidedSchema(EventSchema):
     )
 
 
-CORE_EVENTS = {"CampaignStarted": CampaignStartedSchema, "EventVoided": EventVoidedSchema}
+class SeatSchema(EventSchema):
+    organiser = fields.Str(
+        required=True, validate=validate.Length(min=1, max=64), metadata={"label": "who"}
+    )
+    side = fields.Str(
+        required=True, validate=validate.Length(min=1, max=64), metadata={"label": "the side"}
+    )
+
+
+CORE_EVENTS = {
+    "CampaignStarted": CampaignStartedSchema,
+    "EventVoided": EventVoidedSchema,
+    # An organiser takes a seat (leaving any other it had), and then sees only what that
+    # seat sees; or leaves its seat and referees, seeing every hand. Recorded by the Members
+    # page with the change of membership, so the log says who saw every hand from when; no
+    # game's rules see them (the fold passes them by), and they are never voided.
+    "SeatTaken": SeatSchema,
+    "SeatLeft": SeatSchema,
+}
+SEAT_EVENTS = frozenset({"SeatTaken", "SeatLeft"})
+
+
+def seat_words(event, sides: dict[str, str]) -> str:
+    """What a seat event says in the audit log."""
+    who, side = event.data["organiser"], sides.get(event.data["side"], event.data["side"])
+    if event.type == "SeatTaken":
+        return (
+            f"{who}, organising, took the seat of {side}: from here on sees only what {side} sees"
+        )
+    return f"{who}, organising, left the seat of {side} to referee: from here on sees every hand"
 
 
 @dataclass

@@ -19,6 +19,7 @@ import click
 from tracker import config
 from tracker.accounts import Accounts
 from tracker.errors import TrackerError
+from tracker.permissions import seat
 from tracker.service import Service
 from tracker.store import ReadOnly, Store, is_url
 from tracker.store.base import describe
@@ -287,15 +288,31 @@ def export_command(db, campaign):
     metavar="VERSION",
     help="The event the witness was taken at.",
 )
-def verify_command(db, campaign, head, at):
-    """Recompute the hash chains and hold the snapshots against the log; with --head and
-    --at, check that the log still holds a witness. Exit 1 naming what does not match."""
+@click.option(
+    "--witness",
+    "witness_file",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="A witness file of every campaign (from `witness --all`) to hold the log against.",
+)
+def verify_command(db, campaign, head, at, witness_file):
+    """Recompute the hash chains, hold each campaign's log against the head the database
+    recorded for it, and the snapshots against the log; with --head and --at, check that
+    the log still holds a witness; with --witness FILE, every witness of the file. Exit 1
+    naming what does not match."""
     if (head is None) != (at is None) or (head is not None and not campaign):
         fail("a witness is checked with a campaign, --head HASH and --at VERSION together", 2)
+    if witness_file is not None and (campaign or head):
+        fail("--witness FILE checks the whole database: give no campaign, --head or --at", 2)
     # Snapshots that differ are dropped where the database may be written; it is only read
     # where it may not.
     path = config.db_path(db)
     with opened(db, write=is_url(path) or _writable(path)) as service:
+        witnessed = _witnesses(witness_file) if witness_file is not None else None
+        gone = _heads_gone(service, campaign)
+        if gone:
+            fail(f"events are missing from the log: {'; '.join(gone)}")
         broken = service.verify(campaign)
         if broken:
             fail(f"broken chain: {broken}")
@@ -314,8 +331,101 @@ def verify_command(db, campaign, head, at):
                 fail(f"the witness does not hold: {wrong}")
             click.echo(f"ok: {campaign} still holds the head {head.strip()} at event {at}")
             return
+        if witnessed is not None:
+            wrong = _unwitnessed(service, witnessed)
+            if wrong:
+                fail(f"the witness file {witness_file} does not hold: {'; '.join(wrong)}")
+            click.echo(
+                f"ok: {len(ids)} campaign{'s' if len(ids) != 1 else ''}, every chain holds, "
+                f"and every head of {witness_file} ({len(witnessed)}) is still in the log"
+            )
+            return
         count = len(ids)
         click.echo(f"ok: {count} campaign{'s' if count != 1 else ''}, every chain holds")
+
+
+def _heads_gone(service: Service, campaign: str | None) -> list[str]:
+    """What `Store.heads_differ` says of the database (or of one campaign); nothing for a
+    database that keeps no heads yet (made by an older tracker and only read since)."""
+    store = service.store
+    return store.heads_differ(campaign) if store.keeps_heads() else []
+
+
+def _witnesses(file: str) -> list[dict]:
+    """The witnesses of a witness file: one JSON object a line, {"campaign", "version",
+    "head"} (blank lines and lines starting with # are skipped)."""
+    found = []
+    for number, line in enumerate(read_text(file), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            item = json.loads(line)
+            found.append(
+                {
+                    "campaign": str(item["campaign"]),
+                    "version": int(item["version"]),
+                    "head": str(item["head"]),
+                }
+            )
+        except (ValueError, KeyError, TypeError):
+            fail(
+                f"line {number} of {file} is not a witness: each line is "
+                '{"campaign": ..., "version": ..., "head": ...}'
+            )
+    return found
+
+
+def _unwitnessed(service: Service, witnessed: list[dict]) -> list[str]:
+    """Each witness the log no longer holds, in words."""
+    wrong = []
+    for item in witnessed:
+        cid, version = item["campaign"], item["version"]
+        if not service.store.exists(cid):
+            wrong.append(
+                f"campaign {cid}: the log holds none of its events, witnessed at "
+                f"event {version} ({item['head'][:12]})"
+            )
+            continue
+        said = service.witness(cid, version, item["head"])
+        if said:
+            wrong.append(f"campaign {cid}: {said}")
+    return wrong
+
+
+@click.command("witness")
+@db_option
+@click.argument("campaign", required=False)
+@click.option("--all", "every", is_flag=True, help="Every campaign of the database.")
+@click.option(
+    "--out",
+    "out",
+    default="-",
+    show_default=True,
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Where to write the witnesses (- for stdout).",
+)
+def witness_command(db, campaign, every, out):
+    """Write the head of a campaign (or of every one, --all) as a witness file: one JSON
+    object a line, {"campaign", "version", "head"}, that `verify --witness FILE` holds a
+    database against later. Keep it away from the database."""
+    if bool(campaign) == every:
+        fail("name one campaign, or --all for every campaign", 2)
+    if out != "-" and Path(out).exists():
+        fail(f"{out} exists already: a witness file is written to a new file")
+    with opened(db, write=False) as service:
+        if campaign and not service.store.exists(campaign):
+            fail(f"there is no campaign {campaign!r}")
+        rows = [service.store.campaign(campaign)] if campaign else service.campaigns()
+        lines = [
+            json.dumps({"campaign": r.id, "version": r.version, "head": r.head}) + "\n"
+            for r in rows
+        ]
+    if out == "-":
+        click.echo("".join(lines), nl=False)
+        return
+    Path(out).write_text("".join(lines), encoding="utf-8")
+    click.echo(f"wrote the heads of {len(lines)} campaign{'s' if len(lines) != 1 else ''} to {out}")
 
 
 @click.command("state")
@@ -385,9 +495,11 @@ def restore_command(db, backup):
     if Path(target).exists():
         fail(f"{target} exists already: restore into a new path (--db NEW)")
     with opened(backup, write=False) as source:
-        broken = source.verify()
+        broken = _heads_gone(source, None) or source.verify()
         if broken:
-            fail(f"the backup's log does not hold: {broken}")
+            fail(
+                f"the backup's log does not hold: {broken[0] if isinstance(broken, list) else broken}"
+            )
         copy_database(source.store.conn, target, "restoring")
         count = len(source.campaigns())
     click.echo(
@@ -460,11 +572,16 @@ def members_command(db, campaign, add, role, side, remove):
             if change == "remove":
                 access.remove_member(campaign, user)
                 continue
-            if side is not None:
-                view = service.state(campaign)
-                if side not in view.system.sides(view.state):
-                    fail(f"there is no side {side!r} in {campaign!r}")
-            access.add_member(campaign, user, role, side)
+            view = service.state(campaign)
+            names = view.system.sides(view.state)
+            if side is not None and side not in names:
+                fail(f"there is no side {side!r} in {campaign!r}")
+            if role == "organiser" and side is not None:
+                # An organiser's seat is an event of the log too (who saw every hand when).
+                access.add_member(campaign, user, role)
+                seat(service, access, access.membership(campaign, user), side, names)
+                continue
+            access.add_member(campaign, user, role, side, names)
         for member in access.members(campaign):
             click.echo(f"{member.user.name}\t{member.role}\t{member.side or '-'}")
 
@@ -491,6 +608,7 @@ COMMANDS = [
     import_command,
     export_command,
     verify_command,
+    witness_command,
     state_command,
     campaigns_command,
     rebuild_command,

@@ -7,11 +7,14 @@ import json
 from collections.abc import Callable, Iterable
 
 from tracker.cache import Kept
+from tracker.campaign import SEAT_EVENTS
 from tracker.errors import TrackerError
 from tracker.events import Event, decode
 from tracker.store import Store
 from tracker.systems.base import GameSystem
 
+# The core's events that change no game's state (a void is read apart, by `voids`).
+PASSED_BY = frozenset({"EventVoided", *SEAT_EVENTS})
 # A fold leaves a snapshot at least this often (more seldom for big states).
 SNAPSHOT_SPACING = 1000
 
@@ -20,7 +23,7 @@ def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
     """One step of a fold: the core's events handled here, the rest by the system's rules."""
     if event.type == "CampaignStarted":
         return system.initial_state(event.data["settings"])
-    if event.type == "EventVoided" or event.version in skipped:
+    if event.type in PASSED_BY or event.version in skipped:
         return state
     return system.apply(state, system.upcast(event))
 

@@ -6,11 +6,16 @@ act for its own side (a battle between two warbands may be recorded by either of
 players); an event that acts for no side in particular, by any player. A player without a
 side yet takes the new side it founds. Any member may undo its own latest entry (for its own
 side, a player): a void with the reason `UNDONE`.
+
+An organiser's own seat is both a membership and an event of the log (`SeatTaken`,
+`SeatLeft`: `seat`), so the audit log says who saw every hand from when; those events come
+only from `seat`, never from a form or the API.
 """
 
 from __future__ import annotations
 
 from tracker.accounts import Accounts, User
+from tracker.campaign import SEAT_EVENTS
 from tracker.errors import NotFound, TrackerError
 
 UNDONE = "undone by its author"
@@ -116,8 +121,15 @@ class Guard:
         self.claimed: str | None = None
         # The event the member undoes, once it was found to be its own latest entry.
         self.undoing: int | None = None
+        # Set by `seat` alone: the organiser's own seat change, with its membership.
+        self.seating = False
 
     def __call__(self, system, state, event_type: str, data: dict) -> None:
+        if event_type in SEAT_EVENTS and not self.seating:
+            raise Forbidden(
+                "an organiser takes or leaves a seat on the campaign's Members page, which "
+                "records it together with the seat itself"
+            )
         if self.member.role == "organiser":
             return
         undo = {"version": self.undoing, "reason": UNDONE}
@@ -148,3 +160,26 @@ class Guard:
         """After a successful append: keep the side the player founded."""
         if self.claimed:
             self.accounts.claim_side(campaign, self.member.user, self.claimed)
+
+
+def seat(service, accounts: Accounts, member, side: str | None, sides: dict[str, str]) -> bool:
+    """The organiser `member` takes the seat of `side` (leaving any other), or with None
+    leaves its seat and referees: first an event in the log (`SeatTaken` or `SeatLeft`,
+    with who and which side), then the membership, which the pages read. False when nothing
+    changes; `SeatRefused` when another member plays that side (nothing written)."""
+    if member is None or member.role != "organiser":
+        raise Forbidden("only an organiser takes or leaves a seat of its own")
+    if side == member.side:
+        return False
+    if side is not None:
+        accounts.refuse_taken(member.campaign, side, member.user, sides)
+        event = {"type": "SeatTaken", "data": {"organiser": member.user.name, "side": side}}
+    else:
+        event = {"type": "SeatLeft", "data": {"organiser": member.user.name, "side": member.side}}
+    guard = Guard(accounts, member)
+    guard.seating = True
+    service.append(
+        member.campaign, [event], None, actor=member.user.name, source="form", guard=guard
+    )
+    accounts.set_side(member.campaign, member.user, side, sides)
+    return True

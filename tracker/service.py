@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 
 from tracker import systems, wording
 from tracker.cache import Kept, StateCache
-from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, Entry, View, slug
+from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, SEAT_EVENTS, Entry, View, seat_words, slug
 from tracker.checks import draw, unicode_only
 from tracker.dice import Roller, SystemRoller
 from tracker.errors import (
@@ -199,6 +199,8 @@ class Service:
             return began
         if event.type == "EventVoided":
             return f"Event {event.data['version']} was voided: {event.data['reason']}"
+        if event.type in SEAT_EVENTS:
+            return seat_words(event, system.sides(state) if state is not None else {})
         try:
             return system.describe(state, system.upcast(event))
         except (KeyError, TypeError, ValueError, AttributeError):
@@ -572,11 +574,12 @@ class Service:
                 version += 1
                 if type_ == "CampaignStarted":
                     raise RuleViolation("a campaign starts only once, with its first event")
-                if type_ == "EventVoided":
+                if type_ == "EventVoided" or type_ in SEAT_EVENTS:  # the core's own
                     data = self._load_core(type_, raw)
                     if guard:
                         guard(system, state, type_, data)
-                    state = self._void(campaign, system, version, data["version"], pending)
+                    if type_ == "EventVoided":
+                        state = self._void(campaign, system, version, data["version"], pending)
                     event = Event(None, campaign, version, type_, data, event_meta, None, None)
                 else:
                     data, how = draw(system, type_, dict(raw), state, roller)
@@ -613,6 +616,10 @@ class Service:
             raise RuleViolation("the event that starts a campaign cannot be voided")
         if original.type == "EventVoided":
             raise RuleViolation("a correction cannot itself be voided; record the event again")
+        if original.type in SEAT_EVENTS:
+            raise RuleViolation(
+                "a seat taken or left cannot be voided: change the seat again on the Members page"
+            )
         voided = self.store.voids(campaign) if recorded else {}
         voided.update({e.data["version"]: e.version for e in events if e.type == "EventVoided"})
         if target in voided:

@@ -211,6 +211,8 @@ def test_an_invitation_code_makes_a_player_of_its_side(client, roles, app):
     from tracker.accounts import Accounts
     from tracker.store import Store
 
+    store = Store(app.config["DATABASE"])
+    Accounts(store).remove_member("c", Accounts(store).by_name("cole"))  # Crowmarch is free
     code = client.post(
         "/api/campaigns/c/invitations", json={"side": "crow"}, headers=roles["organiser"].headers
     ).json["code"]
@@ -222,7 +224,6 @@ def test_an_invitation_code_makes_a_player_of_its_side(client, roles, app):
     }
     again = client.post(f"/api/invitations/{code}", headers=roles["non-member"].headers)
     assert again.status_code == 422
-    store = Store(app.config["DATABASE"])
     assert Accounts(store).membership("c", Accounts(store).by_name("nemo")).side == "crow"
 
 

@@ -74,6 +74,10 @@ def test_the_command_line_lists_and_sets_members_and_visibility(tmp_path):
     seed(str(db))
     listed = manage("members", "c", "--db", str(db))
     assert "ivy\tplayer\tiron" in listed.stdout and "org\torganiser\t-" in listed.stdout
+    taken = manage("members", "c", "--db", str(db), "--add", "nemo", "--side", "crow")
+    assert taken.returncode == 1 and "Crowmarch is played by cole already" in taken.stderr
+    assert "nemo" not in manage("members", "c", "--db", str(db)).stdout
+    manage("members", "c", "--db", str(db), "--remove", "cole")
     added = manage("members", "c", "--db", str(db), "--add", "nemo", "--side", "crow")
     assert "nemo\tplayer\tcrow" in added.stdout
     removed = manage("members", "c", "--db", str(db), "--remove", "ivy")

@@ -11,6 +11,7 @@ another campaign.
 import pytest
 from apiseed import PASSWORD
 from logins import logged_in
+from pagetools import text
 
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
@@ -55,7 +56,8 @@ def table(tmp_path):
 def as_role(table, role):
     """The app, seated as the role asks, and the headers of the role's token."""
     app, _, tokens, accounts, users, _ = table
-    if role == "organiser who plays":
+    if role == "organiser who plays":  # Ana's seat, which anya leaves to it
+        accounts.remove_member("k", users["anya"])
         accounts.set_side("k", users["oli"], "ana")
     return app, ({"Authorization": f"Bearer {tokens[role]}"} if tokens[role] else {})
 
@@ -123,6 +125,10 @@ def test_an_organiser_who_takes_a_seat_sees_only_that_seat(table):
     app.config["WTF_CSRF_ENABLED"] = False
     client = logged_in(app, "oli")
     assert client.get("/c/k/table?player=ben").status_code == 200  # the referee sees all
+    taken = client.post("/c/k/members", data={"action": "seat", "side": "ana"})
+    assert taken.status_code == 409 and "Ana is played by anya already" in text(taken)
+    assert accounts.membership("k", users["oli"]).side is None
+    accounts.remove_member("k", users["anya"])
     page = client.post("/c/k/members", data={"action": "seat", "side": "ana"})
     assert page.status_code == 302
     assert accounts.membership("k", users["oli"]).side == "ana"

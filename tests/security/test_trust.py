@@ -101,7 +101,18 @@ def test_verify_checks_a_witness_and_catches_a_log_cut_short(sampled):
     conn.execute("DELETE FROM snapshots")
     conn.execute("DROP TRIGGER events_refuse_delete")
     conn.execute("DELETE FROM events WHERE campaign = ? AND version > ?", (CAMPAIGN, version - 2))
-    assert manage("verify", "--db", str(path)).returncode == 0  # the chain alone still holds
+    # The chain alone still holds, but the database's record of the head does not.
+    whole = manage("verify", "--db", str(path))
+    assert whole.returncode == 1, whole.stdout
+    assert f"the log ends at event {version - 2}, but its head was event {version}" in whole.stderr
+    # One who also knows to mend that record is caught by the witness only.
+    conn.execute(
+        "UPDATE heads SET version = ?, hash = (SELECT hash FROM events WHERE campaign = ? "
+        "AND version = ?) WHERE campaign = ?",
+        (version - 2, CAMPAIGN, version - 2, CAMPAIGN),
+    )
+    conn.commit()
+    assert manage("verify", "--db", str(path)).returncode == 0
     cut = manage("verify", CAMPAIGN, "--db", str(path), "--at", str(version), "--head", head)
     assert cut.returncode == 1 and "only" in cut.stderr and "removed" in cut.stderr
     assert len(cut.stderr.strip().splitlines()) == 1

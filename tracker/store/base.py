@@ -227,6 +227,10 @@ class Store:
         rows = self.query(sql, args)
         return rows[0] if rows else None
 
+    def serialise(self, tx, key: str) -> None:
+        """Within the write transaction `tx`: writers asking for the same `key` take turns
+        until it ends (SQLite's writers take turns anyway)."""
+
     def finish_request(self) -> None:
         """Leave nothing open on a kept connection at the end of a request."""
 
@@ -236,6 +240,8 @@ class Store:
     NO_LIMIT: int = 2**31 - 1
     # The operator that matches a pattern without regard to the case of ASCII letters.
     LIKE: str = "LIKE"
+    # A row when the table named by the one argument exists.
+    TABLE_EXISTS: str = ""
 
     def stream(self, sql: str, args: tuple | list = ()) -> Iterable[tuple]:
         """Rows of a read, streamed where the engine can (else `query`'s list)."""
@@ -362,6 +368,50 @@ class Store:
             (campaign,),
         )
         return check_chain(campaign, rows)
+
+    def keeps_heads(self) -> bool:
+        """Whether the database keeps each campaign's head beside the log (`heads`)."""
+        return bool(self.one(self.TABLE_EXISTS, ("heads",)))
+
+    def heads_differ(self, campaign: str | None = None) -> list[str]:
+        """Each campaign (or only `campaign`) whose log does not end where the database's
+        record of its head (`heads`, kept in the transaction of every insert) says it ended,
+        in words: events gone, fewer or rewritten. Empty when every log ends at its head."""
+        only, args = ("WHERE campaign = ?", (campaign,)) if campaign else ("", ())
+        recorded = {c: (v, h) for c, v, h in self.query(f"SELECT * FROM heads {only}", args)}
+        logged = {
+            c: (v, h)
+            for c, v, h in self.query(
+                "SELECT e.campaign, e.version, e.hash FROM events e JOIN (SELECT campaign, "
+                f"max(version) AS version FROM events {only} GROUP BY campaign) m "
+                "ON m.campaign = e.campaign AND m.version = e.version",
+                args,
+            )
+        }
+        found = []
+        for cid in sorted(recorded.keys() | logged.keys()):
+            was, now = recorded.get(cid), logged.get(cid)
+            if was == now:
+                continue
+            if was is None:
+                found.append(f"campaign {cid}: the log holds it, but no head was ever recorded")
+                continue
+            ended = f"its head was event {was[0]} ({was[1][:12]})"
+            if now is None:
+                found.append(f"campaign {cid}: the log holds none of its events, but {ended}")
+            elif now[0] < was[0]:
+                found.append(f"campaign {cid}: the log ends at event {now[0]}, but {ended}")
+            elif now[0] > was[0]:
+                found.append(
+                    f"campaign {cid}: the log goes on to event {now[0]}, past its recorded "
+                    f"head (event {was[0]}): events were added behind the tracker's back"
+                )
+            else:
+                found.append(
+                    f"campaign {cid}: event {now[0]} has the hash {now[1][:12]}, but {ended}: "
+                    "the log was rewritten"
+                )
+        return found
 
     # -- campaigns: each one's first event and its head -------------------------------------
 

@@ -37,8 +37,12 @@ def copy_into(source: Store, target: Store, progress: Callable[[int], None]) -> 
     in one transaction, then check every chain there. Returns the number of campaigns.
 
     Raises `NotEmpty` when the target holds events or accounts, `TrackerError` naming the
-    first campaign whose chain or head differs after the copy."""
+    first campaign whose log no longer ends at its recorded head in the source, or whose
+    chain or head differs after the copy. The target's record of the heads is kept by its
+    own trigger as the events go in."""
     make_ready(target)
+    if source.keeps_heads() and (gone := source.heads_differ()):
+        raise TrackerError(f"the database to copy does not hold its log: {gone[0]}")
     with target.transaction() as tx:
         tx.execute("LOCK TABLE events IN EXCLUSIVE MODE")
         cursor = source.conn.execute(f"SELECT {_EVENTS} FROM events ORDER BY position")

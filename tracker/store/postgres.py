@@ -11,7 +11,7 @@ log promises, the database enforces:
   (`tracker_chained`, `_PREPARED`), so an append expecting a stale version is a `Conflict`
   that writes nothing;
 - a global order readers can follow: every append takes `LOCK TABLE events IN EXCLUSIVE
-  MODE` (as the eventsourcing library's recorder does), so appends commit one after another
+  MODE` (as the eventsourcing library's recorder does; through `events_lock()`, see `LOCK`), so appends commit one after another
   in the order of their positions, and a reader that has seen position p never finds later a
   smaller position committed late;
 - durability: `synchronous_commit = on` on every connection of the pool;
@@ -88,6 +88,47 @@ REVOKE UPDATE, DELETE, TRUNCATE ON events FROM PUBLIC;
     + SNAPSHOTS_SCHEMA
 )
 
+# What each campaign's head was (`Store.heads_differ`), kept by a trigger in the transaction
+# of every insert into the log (an append, an import, a copy), filled from the log as it is
+# when the table is made. The trigger's function runs with its owner's rights (SECURITY
+# DEFINER): an app role that may only insert into the log and read `heads` keeps it all the
+# same, and cannot change it otherwise. Made apart from the schema, so that a database made
+# before it gets it (by its owner: `init`, or an app server's first start as the owner).
+HEADS_SCHEMA = """
+LOCK TABLE events IN EXCLUSIVE MODE;
+CREATE TABLE IF NOT EXISTS heads (
+    campaign TEXT    PRIMARY KEY,
+    version  INTEGER NOT NULL,
+    hash     TEXT    NOT NULL
+);
+INSERT INTO heads (campaign, version, hash)
+    SELECT DISTINCT ON (campaign) campaign, version, hash FROM events
+    ORDER BY campaign, version DESC
+    ON CONFLICT (campaign) DO NOTHING;
+CREATE OR REPLACE FUNCTION events_keep_head() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+    INSERT INTO heads (campaign, version, hash) VALUES (NEW.campaign, NEW.version, NEW.hash)
+        ON CONFLICT (campaign) DO UPDATE SET version = excluded.version, hash = excluded.hash
+        WHERE excluded.version > heads.version;
+    RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER events_keep_head AFTER INSERT ON events
+    FOR EACH ROW EXECUTE FUNCTION events_keep_head();
+REVOKE ALL ON heads FROM PUBLIC;
+REVOKE ALL ON FUNCTION events_keep_head() FROM PUBLIC;
+CREATE OR REPLACE FUNCTION events_lock() RETURNS void LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+    LOCK TABLE events IN EXCLUSIVE MODE;
+END $$;
+"""
+# The append's lock (see the module's docstring), taken through a function that runs with
+# its owner's rights: PostgreSQL lets only a role that may UPDATE, DELETE or TRUNCATE a table
+# take an EXCLUSIVE lock on it, and an app role may only INSERT into the log. The lock lasts
+# until the append's transaction ends, as LOCK TABLE's does.
+LOCK = "SELECT events_lock()"
+
 _INSERT = INSERT.replace("?", "%s")
 # The append's statements, prepared once on each connection (`_prepared`), so that the
 # server does not parse and plan them again for every append. `tracker_chained` inserts an
@@ -146,6 +187,7 @@ class PostgresStore(Store):
 
     dialect = "postgresql"
     LIKE = "ILIKE"  # SQLite's LIKE ignores the case of ASCII letters too
+    TABLE_EXISTS = "SELECT 1 WHERE to_regclass(?) IS NOT NULL"
 
     def __init__(
         self, url: str, *, timeout: float = 10.0, readonly: bool = False, max_size: int = 8
@@ -210,6 +252,9 @@ class PostgresStore(Store):
     def field(self, column: str, name: str) -> str:
         return f"(({column}::json) ->> '{name}')"
 
+    def serialise(self, tx, key: str) -> None:
+        tx.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (key,))
+
     def create(self, script: str, marker: str = "users") -> None:
         """Run a schema script once (under an advisory lock, so two app servers starting
         together do not both run it), unless its `marker` table is there already: a role
@@ -225,6 +270,7 @@ class PostgresStore(Store):
     def init(self) -> None:
         """Create the tables, indexes, triggers and privileges if they are not there yet."""
         self.create(SCHEMA, "events")
+        self.create(HEADS_SCHEMA, "heads")
 
     def close(self) -> None:
         if self._listener is not None:
@@ -256,7 +302,7 @@ class PostgresStore(Store):
             raise ReadOnly(self.target)
         conn = getattr(self._local, "conn", None)
         if conn is not None:  # within this thread's open transaction: a part of it
-            conn.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+            conn.execute(LOCK)
             result = self._checked(request, conn)
             self._heads.pop(campaign, None)  # the transaction may yet be undone
             return result
@@ -305,7 +351,7 @@ class PostgresStore(Store):
         store); a campaign's first row finds the campaign empty, or the whole is a Conflict."""
         with self.transaction() as tx:
             conn = tx.conn
-            conn.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+            conn.execute(LOCK)
             written = False
             for rows in batches:
                 self._check_new(rows)
@@ -376,7 +422,7 @@ def _write(conn: psycopg.Connection, rows: list[tuple], head: str) -> int:
         previous = row[6]
     statements = [_CHAINED] * len(rows) + [_NOTIFY_PREPARED]
     if conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-        statements.insert(0, "LOCK TABLE events IN EXCLUSIVE MODE")
+        statements.insert(0, LOCK)
     written = 0
     with psycopg.ClientCursor(conn) as cursor:
         cursor.execute("; ".join(statements), [*args, CHANNEL])

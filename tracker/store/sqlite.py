@@ -65,6 +65,29 @@ END;
     + SNAPSHOTS_SCHEMA
 )
 
+# What each campaign's head was (`Store.heads_differ`), kept by a trigger in the transaction
+# of every insert into the log, whichever path it takes (an append, an import, a restore): a
+# log cut short or deleted behind the tracker's back no longer matches it. Made apart from
+# the schema, so that a database made before it gets it, filled from the log as it then is.
+HEADS_SCHEMA = """
+BEGIN IMMEDIATE;
+CREATE TABLE heads (
+    campaign TEXT    PRIMARY KEY,
+    version  INTEGER NOT NULL,
+    hash     TEXT    NOT NULL
+);
+INSERT INTO heads (campaign, version, hash)
+    SELECT e.campaign, e.version, e.hash FROM events e
+    WHERE e.version = (SELECT max(m.version) FROM events m WHERE m.campaign = e.campaign);
+CREATE TRIGGER events_keep_head AFTER INSERT ON events
+BEGIN
+    INSERT INTO heads (campaign, version, hash) VALUES (NEW.campaign, NEW.version, NEW.hash)
+        ON CONFLICT (campaign) DO UPDATE SET version = excluded.version, hash = excluded.hash
+        WHERE excluded.version > heads.version;
+END;
+COMMIT;
+"""
+
 _INSERT = INSERT
 
 
@@ -195,6 +218,7 @@ class SQLiteStore(Store):
     dialect = "sqlite"
     POLL = 0.2  # seconds between looks at the log while a live page waits
     NO_LIMIT = 2**62
+    TABLE_EXISTS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
 
     #: Group commit: the appends of this process that wait while another is written are
     #: written after it in one transaction, each on its own (bench/RESULTS.md, change 78).
@@ -268,6 +292,8 @@ class SQLiteStore(Store):
             # Snapshots of an older tracker, bound to nothing: a cache, so dropped.
             self.db["snapshots"].drop()
         self.conn.executescript(SCHEMA)
+        if "heads" not in self.db.table_names():
+            self.conn.executescript(HEADS_SCHEMA)
 
     def close(self) -> None:
         self.conn.close()

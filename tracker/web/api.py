@@ -20,6 +20,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 from wtforms.validators import ValidationError
 
 from tracker import systems
+from tracker.accounts import OverLimit, SeatRefused
 from tracker.dice import Dice, Drawn
 from tracker.errors import (
     BatchError,
@@ -31,6 +32,7 @@ from tracker.errors import (
 )
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID, slug
+from tracker.web.auth import side_names
 from tracker.web.context import (
     accounts,
     bearer,
@@ -40,6 +42,7 @@ from tracker.web.context import (
     reader_view,
     service,
 )
+from tracker.web.pages import within_daily_starts
 
 STRICT = {"strict": True}
 
@@ -275,6 +278,7 @@ ERRORS = {
     404: "no such campaign that you may see",
     409: "the campaign moved on",
     422: "an event breaks a rule of the game",
+    429: "too many in too short a time: Retry-After says when to try again",
 }
 
 
@@ -352,6 +356,11 @@ def tracker_error(error):
         code = 403
     elif isinstance(error, NotFound):
         code = 404
+    elif isinstance(error, SeatRefused):
+        return {"code": 409, "status": "Conflict", "message": error.message}, 409
+    elif isinstance(error, OverLimit):
+        body = {"code": 429, "status": "Too Many Requests", "message": error.message}
+        return body, 429, {"Retry-After": str(error.retry_after)}
     elif isinstance(error, CampaignExists):
         return {"code": 409, "status": "Conflict", "message": error.message}, 409
     elif isinstance(error, Conflict):
@@ -481,19 +490,22 @@ def list_campaigns(query):
 @blp.route("/campaigns", methods=["POST"])
 @blp.arguments(CampaignCreateSchema(), error_status_code=400)
 @blp.response(201, CampaignSchema)
-@errors(400, 401, 404, 409, 422)
+@errors(400, 401, 404, 409, 422, 429)
 def create_campaign(body):
-    """Start a campaign; the caller becomes its organiser."""
+    """Start a campaign; the caller becomes its organiser (at most so many a day: 429)."""
     user = policy().require_user("start a campaign")
     campaign = body.get("campaign") or slug(body["name"])
-    result = service().start(
-        campaign,
-        body["system"],
-        body["name"],
-        body["settings"],
-        actor=user.name,
-        source="api",
-        idempotency_key=request.headers.get("Idempotency-Key"),
+    result = within_daily_starts(
+        user,
+        lambda: service().start(
+            campaign,
+            body["system"],
+            body["name"],
+            body["settings"],
+            actor=user.name,
+            source="api",
+            idempotency_key=request.headers.get("Idempotency-Key"),
+        ),
     )
     if not result.replayed:  # a retry of this account's own start changes nothing
         accounts().add_member(campaign, user, "organiser")
@@ -726,30 +738,32 @@ def export(campaign):
 @blp.route("/campaigns/<campaign>/invitations", methods=["POST"])
 @blp.arguments(InvitationInSchema(), error_status_code=400)
 @blp.response(201, InvitationSchema)
-@errors(400, 401, 403, 404)
+@errors(400, 401, 403, 404, 409)
 def invite(body, campaign):
-    """The organiser makes an invitation code (shown once), for a side or for a new one."""
+    """The organiser makes an invitation code (shown once), for a side or for a new one; a
+    side that a member plays already is not offered again (409)."""
     policy().require_organiser(campaign, "invite players")
     side = body.get("side")
-    if side is not None:
-        view = service().state(campaign)
-        if side not in view.system.sides(view.state):
-            _fail(
-                400,
-                f"there is no side {side!r} in this campaign",
-                errors={"side": ["unknown side"]},
-            )
-    code = accounts().invite(campaign, current_user(), side)
+    view = service().state(campaign)
+    sides = view.system.sides(view.state)
+    if side is not None and side not in sides:
+        _fail(
+            400,
+            f"there is no side {side!r} in this campaign",
+            errors={"side": ["unknown side"]},
+        )
+    code = accounts().invite(campaign, current_user(), side, sides)
     return {"code": code, "link": url_for("auth.join", code=code, _external=True), "side": side}
 
 
 @blp.route("/invitations/<code>", methods=["POST"])
 @blp.response(200, MembershipSchema)
-@errors(401, 422)
+@errors(401, 409, 422)
 def accept_invitation(code):
-    """Join the campaign an invitation code is for."""
+    """Join the campaign an invitation code is for; refused (409, nothing changed) for a
+    member of it already, and for a side that another member plays by now."""
     user = policy().require_user("accept an invitation")
-    member = accounts().accept(code, user)
+    member = accounts().accept(code, user, sides=side_names)
     return {"campaign": member.campaign, "role": member.role, "side": member.side}
 
 

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
-from tracker.accounts import AccountError, TooManyAttempts
+from tracker.accounts import (
+    SIGNUPS_PER_ADDRESS_HOUR,
+    AccountError,
+    OverLimit,
+    SeatRefused,
+    TooManyAttempts,
+)
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.web.context import accounts, current_user, log_in, log_out, service
 from tracker.web.pages import local
@@ -29,19 +44,29 @@ def init_app(app):
 
 @bp.route("/signup", methods=["GET", "POST"])
 def signup():
-    error = None
+    error, status, headers = None, 200, {}
     if request.method == "POST":
         try:
             user = accounts().sign_up(
-                request.form.get("name", "").strip(), request.form.get("password", "")
+                request.form.get("name", "").strip(),
+                request.form.get("password", ""),
+                request.remote_addr or "?",
+                current_app.config.get("SIGNUPS_PER_ADDRESS_HOUR", SIGNUPS_PER_ADDRESS_HOUR),
             )
+        except OverLimit as failure:
+            error, status, headers = failure.message, 429, retry_after(failure)
         except AccountError as failure:
-            error = failure.message
+            error, status = failure.message, 422
         else:
             log_in(user)
             flash(f"Welcome, {user.name}.")
             return redirect(local(request.args.get("next")) or url_for("pages.campaigns"))
-    return render_template("signup.html", error=error), 422 if error else 200
+    return render_template("signup.html", error=error), status, headers
+
+
+def retry_after(limit: OverLimit) -> dict:
+    """The header of a 429 answer: when one more is allowed."""
+    return {"Retry-After": str(limit.retry_after)}
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -111,12 +136,23 @@ def join(code):
         if user is None:
             raise Unauthenticated("join a campaign")
         try:
-            member = accounts().accept(code, user)
+            member = accounts().accept(code, user, sides=side_names)
+        except SeatRefused as refused:
+            invited = _invited(code)
+            return render_template(
+                "join.html", code=code, invited=invited, refusal=refused.message
+            ), 409
         except AccountError as failure:
             return render_template("error.html", title="Invitation", message=failure.message), 410
         flash("You joined the campaign" + (f" and play {member.side}." if member.side else "."))
         return redirect(url_for("pages.dashboard", cid=member.campaign))
     return render_template("join.html", code=code, invited=_invited(code))
+
+
+def side_names(campaign: str) -> dict[str, str]:
+    """The names of a campaign's sides as they stand, by id."""
+    view = service().state(campaign)
+    return view.system.sides(view.state)
 
 
 def _invited(code: str) -> dict | None:

@@ -29,6 +29,7 @@ from jinja2 import TemplateNotFound
 from markupsafe import Markup, escape
 
 from tracker import stats, systems
+from tracker.accounts import CAMPAIGNS_PER_ACCOUNT_DAY, OverLimit, SeatRefused
 from tracker.campaign import CORE_EVENTS, Entry, slug
 from tracker.dice import Dice
 from tracker.errors import (
@@ -40,7 +41,7 @@ from tracker.errors import (
     TrackerError,
 )
 from tracker.events import GENESIS
-from tracker.permissions import Forbidden, records_for, sees_side
+from tracker.permissions import Forbidden, records_for, seat, sees_side
 from tracker.web import entries
 from tracker.web.context import (
     accounts,
@@ -213,19 +214,24 @@ def start_campaign():
     system_name = form.get("system", "")
     name = form.get("name", "").strip()
     campaign = form.get("campaign", "").strip() or slug(name)
-    system, errors = None, {}
+    system, errors, status, headers = None, {}, 422, {}
     try:
         system = systems.get(system_name)
         settings = form_data(system.settings_schema(), form, "settings-")
-        started = service().start(
-            campaign,
-            system_name,
-            name,
-            settings,
-            actor=actor(),
-            source="form",
-            idempotency_key=form.get("idem") or None,
+        started = within_daily_starts(
+            user,
+            lambda: service().start(
+                campaign,
+                system_name,
+                name,
+                settings,
+                actor=actor(),
+                source="form",
+                idempotency_key=form.get("idem") or None,
+            ),
         )
+    except OverLimit as error:
+        message, status, headers = error.message, 429, {"Retry-After": str(error.retry_after)}
     except CampaignExists as error:
         errors, message = {"campaign": [error.message]}, error.message
     except InvalidEvent as error:
@@ -238,14 +244,34 @@ def start_campaign():
         flash(f"The campaign {name!r} has begun: invite its players from its Members page.")
         return redirect(url_for("pages.dashboard", cid=campaign))
     schema = system.settings_schema() if system is not None else None
-    return render_template(
-        "campaigns.html",
-        lists=campaign_lists(),
-        **_finding(),
-        failure=start_failure(f"start-{system_name}", schema, errors or {}, message, form),
-        start_system=system_name,
-        submitted=form,
-    ), 422
+    return (
+        render_template(
+            "campaigns.html",
+            lists=campaign_lists(),
+            **_finding(),
+            failure=start_failure(f"start-{system_name}", schema, errors or {}, message, form),
+            start_system=system_name,
+            submitted=form,
+        ),
+        status,
+        headers,
+    )
+
+
+def within_daily_starts(user, start):
+    """`start()` (which starts a campaign) counted against the campaigns `user` may start in a
+    day: `OverLimit` before it when there were as many already (nothing written), and not
+    counted when it writes no new campaign (refused, or a retry of an earlier start)."""
+    most = current_app.config.get("CAMPAIGNS_PER_ACCOUNT_DAY", CAMPAIGNS_PER_ACCOUNT_DAY)
+    mark = accounts().start_allowed(user, most)
+    try:
+        result = start()
+    except BaseException:
+        accounts().unstart(mark)
+        raise
+    if result.replayed:
+        accounts().unstart(mark)
+    return result
 
 
 # -- a campaign's pages -------------------------------------------------------------------
@@ -443,11 +469,19 @@ def play_on(cid):
     if request.method == "GET":
         return render_template("play_on.html", page="play-on", chosen=chosen, **ctx)
     errors: dict = {}
+    status, headers = 422, {}
     try:
         if not upto.isdigit():
             words = f"Play on from an event number, such as {ctx['view'].version}, not {upto!r}."
             raise InvalidEvent(words, {"upto": [words]})
-        service().branch(cid, int(upto), campaign, name, actor=actor(), visible=reader_view(cid))
+        within_daily_starts(
+            user,
+            lambda: service().branch(
+                cid, int(upto), campaign, name, actor=actor(), visible=reader_view(cid)
+            ),
+        )
+    except OverLimit as error:
+        message, status, headers = error.message, 429, {"Retry-After": str(error.retry_after)}
     except Conflict:
         message = f"there is already a campaign {campaign!r}: choose another short id"
         errors = {"campaign": [message]}
@@ -462,9 +496,11 @@ def play_on(cid):
         )
         return redirect(url_for("pages.dashboard", cid=campaign))
     failure = start_failure("play-on", None, errors, message, form)
-    return render_template(
-        "play_on.html", page="play-on", chosen=chosen, failure=failure, **ctx
-    ), 422
+    return (
+        render_template("play_on.html", page="play-on", chosen=chosen, failure=failure, **ctx),
+        status,
+        headers,
+    )
 
 
 def _changed_meanwhile(conflict: Conflict) -> str:
@@ -488,30 +524,41 @@ def _changed_meanwhile(conflict: Conflict) -> str:
 def members(cid):
     ctx = context(cid)
     member = ctx["member"]
-    invitation = None
+    invitation, refusal = None, None
+    sides = ctx["system"].sides(ctx["state"])
     if request.method == "POST":
         policy().require_organiser(cid, "invite players or change who may see the campaign")
         action = request.form.get("action", "invite")
         side = request.form.get("side", "").strip() or None
-        if side is not None and side not in ctx["system"].sides(ctx["state"]):
+        if side is not None and side not in sides:
             abort(400, f"there is no side {side!r} in this campaign")
-        if action in MEMBER_ACTIONS:
-            flash(MEMBER_ACTIONS[action](cid, ctx, side))
-            return redirect(url_for("pages.members", cid=cid))
-        if action == "renew":
-            old = accounts().revoke_invitation(cid, _number(request.form.get("invitation")))
-            side = old["side"]
-        invitation = accounts().invite(cid, current_user(), side)
+        try:
+            if action in MEMBER_ACTIONS:
+                flash(MEMBER_ACTIONS[action](cid, ctx, side))
+                return redirect(url_for("pages.members", cid=cid))
+            if action == "renew":
+                number = _number(request.form.get("invitation"))
+                found = [i for i in accounts().invitations(cid) if i["id"] == number]
+                side = found[0]["side"] if found else None
+                invitation = accounts().invite(cid, current_user(), side, sides)
+                accounts().revoke_invitation(cid, number)
+            else:
+                invitation = accounts().invite(cid, current_user(), side, sides)
+        except SeatRefused as refused:
+            refusal = refused.message
+    listed = accounts().members(cid)
     return render_template(
         "members.html",
-        members=accounts().members(cid),
+        members=listed,
+        players={m.side: m.user.name for m in listed if m.side},
         invitations=accounts().invitations(cid),
         public=accounts().is_public(cid),
         organiser=member is not None and member.role == "organiser",
         invitation=invitation,
+        refusal=refusal,
         page="members",
         **ctx,
-    )
+    ), 409 if refusal else 200
 
 
 def _number(text: str | None) -> int:
@@ -538,7 +585,9 @@ def _public(cid, ctx, side) -> str:
 
 
 def _seat(cid, ctx, side) -> str:
-    accounts().set_side(cid, current_user(), side)
+    sides = ctx["system"].sides(ctx["state"])
+    if not seat(service(), accounts(), ctx["member"], side, sides):
+        return "Your seat is as it was: nothing changed."
     if side:
         name = ctx["system"].sides(ctx["state"])[side]
         return f"You play {name} now: you see only what that seat sees."
@@ -558,7 +607,7 @@ def _remove(cid, ctx, side) -> str:
 
 def _side(cid, ctx, side) -> str:
     user = _other_member(cid)
-    accounts().set_side(cid, user, side)
+    accounts().set_side(cid, user, side, ctx["system"].sides(ctx["state"]))
     name = ctx["system"].sides(ctx["state"]).get(side, side) if side else "no side yet"
     return f"{user.name} now plays {name}."
 
