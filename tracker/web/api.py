@@ -31,6 +31,7 @@ from tracker.errors import (
 )
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID, slug
+from tracker.web import hooks
 from tracker.web.context import (
     accounts,
     bearer,
@@ -750,6 +751,7 @@ def accept_invitation(code):
     """Join the campaign an invitation code is for."""
     user = policy().require_user("accept an invitation")
     member = accounts().accept(code, user)
+    hooks.member_joined(member.campaign, user, member.side)
     return {"campaign": member.campaign, "role": member.role, "side": member.side}
 
 

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from tracker.accounts import AccountError, TooManyAttempts
 from tracker.permissions import Forbidden, Unauthenticated
+from tracker.web import hooks
 from tracker.web.context import accounts, current_user, log_in, log_out, service
 from tracker.web.pages import local
 
@@ -114,6 +115,7 @@ def join(code):
             member = accounts().accept(code, user)
         except AccountError as failure:
             return render_template("error.html", title="Invitation", message=failure.message), 410
+        hooks.member_joined(member.campaign, user, member.side)
         flash("You joined the campaign" + (f" and play {member.side}." if member.side else "."))
         return redirect(url_for("pages.dashboard", cid=member.campaign))
     return render_template("join.html", code=code, invited=_invited(code))
