@@ -64,7 +64,9 @@ def announcer(rights):
 def hand(announcer, campaign="c", since=0, newest=0, seconds=60.0, reader=None):
     page = Page()
     ended = threading.Event()
-    listener = Listener(page.theirs, campaign, since, reader or Reader(), time.monotonic() + seconds)
+    listener = Listener(
+        page.theirs, campaign, since, reader or Reader(), time.monotonic() + seconds
+    )
     listener.done = ended.set
     announcer.add(listener, newest)
     page.ended_event = ended

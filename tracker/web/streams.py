@@ -289,7 +289,9 @@ class Announcer:
     def _end(self, listener: Listener, bye: bool) -> None:
         if bye:
             try:
-                listener.sock.send(b"event: bye\ndata: the stream ends; the page opens the next one\n\n")
+                listener.sock.send(
+                    b"event: bye\ndata: the stream ends; the page opens the next one\n\n"
+                )
             except OSError:
                 pass
         try:
