@@ -115,8 +115,12 @@ def _site() -> str:
 
 
 def member_joined(campaign: str, user, side: str | None) -> None:
-    """Tell the campaign's webhook of a new member (when it chose to hear of them)."""
-    webhooks.member_joined(store(), service(), campaign, user.name, side)
+    """Tell the campaign's webhook of a new member (when it chose to hear of them). The
+    member has joined already: a failure here is logged, never the joiner's answer."""
+    try:
+        webhooks.member_joined(store(), service(), campaign, user.name, side)
+    except Exception:
+        log.exception("the new member of %s could not be queued for its webhook", campaign)
 
 
 # -- the deliverer ----------------------------------------------------------------------------
