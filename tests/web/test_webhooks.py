@@ -420,3 +420,33 @@ def test_two_deliverers_on_postgresql_send_a_delivery_once(pg_url, receiver):
     assert first.one("SELECT count(*) FROM webhook_deliveries")[0] == 1
     for store in (first, *others):
         store.close()
+
+
+def test_the_webhook_form_needs_its_csrf_token(svc, organiser, receiver):
+    guarded = create_app(
+        {
+            "DATABASE": svc.store.target,
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WEBHOOKS_ALLOW_PRIVATE": True,
+            "WEBHOOKS_DELIVERER": False,
+        }
+    )
+    svc.start("c", "warcry", "Test campaign", {"quest": "ember-crown"})
+    client = guarded.test_client()
+    page = client.get("/login")
+    token = page.get_data(as_text=True).split('name="csrf_token" value="')[1].split('"')[0]
+    client.post(
+        "/login", data={"name": "org", "password": "organiser-password", "csrf_token": token}
+    )
+    refused = set_hook(client, "c", receiver.url)
+    assert refused.status_code == 400 and "This form has expired" in refused.get_data(as_text=True)
+    assert webhooks.webhook(svc.store, "c") is None
+    form = client.get("/c/c/webhooks").get_data(as_text=True)
+    token = form.split('name="csrf_token" value="')[1].split('"')[0]
+    saved = client.post(
+        "/c/c/webhooks",
+        data={"action": "save", "url": receiver.url, "happening": ["battle"], "csrf_token": token},
+    )
+    assert saved.status_code == 302
+    assert webhooks.webhook(svc.store, "c").happenings == ("battle",)

@@ -143,8 +143,9 @@ class Deliverer:
             log.exception("the webhooks' deliverer could not open the database")
             return
         svc = Service(reader)
-        position = 0
         try:
+            # What came before is found by each webhook's own cursor (the first pass below).
+            position = reader.position()
             while not self.stopping:
                 try:
                     reader.wait(position, POLL_SECONDS)
