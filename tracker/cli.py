@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from tracker import config
+from tracker import config, webhooks
 from tracker.accounts import Accounts
 from tracker.errors import TrackerError
 from tracker.permissions import seat
@@ -184,6 +184,7 @@ def init_command(db):
     with opened(db, must_exist=False) as service:
         service.store.init()
         Accounts(service.store).init()
+        webhooks.init(service.store)
         # The tables may all be there already: make sure the database takes writes at all.
         with service.store.transaction():
             pass

@@ -28,6 +28,16 @@ from tracker.events import Event
 __all__ = ["GameSystem", "EventSchema", "Handlers", "RuleViolation", "Event"]
 
 
+#: What a webhook may tell (tracker/webhooks.py), each with the words its page shows. A
+#: system names the first three from its events (`happening`); the core adds "member".
+HAPPENINGS = {
+    "battle": "a battle recorded",
+    "aftermath": "an aftermath finished",
+    "game-over": "a game over",
+    "member": "a new member",
+}
+
+
 class EventSchema(Schema):
     """Base of every event schema: unknown fields are refused."""
 
@@ -172,6 +182,11 @@ class GameSystem:
     def describe(self, state: dict, event: Event) -> str:
         """One line of words for an event; `state` is the state just after it."""
         return event.type
+
+    def happening(self, state: dict, event: Event) -> str | None:
+        """What an event makes happen that a campaign's webhook may tell, one of `HAPPENINGS`
+        ("battle", "aftermath", "game-over"), or None; `state` is the state just after it."""
+        return None
 
     def visible_event_data(
         self, state: dict, event_type: str, data: dict, version: int, viewer: str | None

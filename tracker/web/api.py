@@ -1,5 +1,8 @@
 """The JSON API under /api, with its OpenAPI document, on the schemas the rules use.
 
+The export's format (one event a line) is published as a JSON Schema of each game's events
+at /api/schemas/<game> (the list at /api/schemas).
+
 Every write goes through the same service and the same permission check as the pages. Callers
 authenticate with a personal access token (``Authorization: Bearer TOKEN``); public campaigns
 may be read without one. Every error body has one shape: ``{"code", "status", "message"}``,
@@ -11,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
 
 from flask import Response, current_app, render_template, request, url_for
 from flask_smorest import Api, Blueprint, abort
@@ -32,6 +34,7 @@ from tracker.errors import (
 )
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.service import CAMPAIGN_ID, slug
+from tracker.web import exportschema, hooks
 from tracker.web.auth import side_names
 from tracker.web.context import (
     accounts,
@@ -45,6 +48,10 @@ from tracker.web.context import (
 from tracker.web.pages import within_daily_starts
 
 STRICT = {"strict": True}
+SCHEMAS = {
+    "description": "the export's format: a JSON Schema of each game's events",
+    "url": "/api/schemas",
+}
 
 
 # -- schemas ---------------------------------------------------------------------------------
@@ -310,13 +317,14 @@ def init_app(app):
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
     )
-    api.init_app(app, spec_kwargs={"info": {"description": __doc__}})
+    api.init_app(app, spec_kwargs={"info": {"description": __doc__}, "externalDocs": SCHEMAS})
     api.register_field(Dice, "array", None)
     api.register_field(Drawn, None, None)
     api.spec.components.security_scheme(
         "token", {"type": "http", "scheme": "bearer", "description": "a personal access token"}
     )
     api.register_blueprint(blp)
+    api.register_blueprint(exportschema.blp)
     csrf.exempt(blp)
 
     @app.get("/api/docs")
@@ -413,7 +421,7 @@ def batch_error(error):
 @blp.response(200, SystemSchema(many=True))
 def list_systems():
     """The game systems, each with its event types and the JSON schema of their data."""
-    converter = _converter()
+    converter = exportschema.converter()
     out = []
     for name, system in systems.registry().items():
         out.append(
@@ -429,19 +437,6 @@ def list_systems():
             }
         )
     return out
-
-
-@cache
-def _converter():
-    """A converter of its own, so the systems' schemas stay out of the API's document."""
-    from apispec import APISpec
-    from apispec.ext.marshmallow import MarshmallowPlugin
-
-    plugin = MarshmallowPlugin(schema_name_resolver=lambda schema: None)
-    APISpec("systems", "1", "3.0.3", plugins=[plugin])
-    plugin.map_to_openapi_type(Dice, "array", None)
-    plugin.map_to_openapi_type(Drawn, None, None)
-    return plugin.converter
 
 
 def _campaign_json(row, public: bool | None = None, role: str | None = None) -> dict:
@@ -764,6 +759,7 @@ def accept_invitation(code):
     member of it already, and for a side that another member plays by now."""
     user = policy().require_user("accept an invitation")
     member = accounts().accept(code, user, sides=side_names)
+    hooks.member_joined(member.campaign, user, member.side)
     return {"campaign": member.campaign, "role": member.role, "side": member.side}
 
 

@@ -21,6 +21,7 @@ from tracker.accounts import (
     TooManyAttempts,
 )
 from tracker.permissions import Forbidden, Unauthenticated
+from tracker.web import hooks
 from tracker.web.context import accounts, current_user, log_in, log_out, service
 from tracker.web.pages import local
 
@@ -144,6 +145,7 @@ def join(code):
             ), 409
         except AccountError as failure:
             return render_template("error.html", title="Invitation", message=failure.message), 410
+        hooks.member_joined(member.campaign, user, member.side)
         flash("You joined the campaign" + (f" and play {member.side}." if member.side else "."))
         return redirect(url_for("pages.dashboard", cid=member.campaign))
     return render_template("join.html", code=code, invited=_invited(code))

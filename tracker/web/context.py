@@ -13,6 +13,7 @@ from flask import current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 
+from tracker import webhooks
 from tracker.accounts import Accounts, User
 from tracker.cache import StateCache
 from tracker.permissions import Policy, sees_all
@@ -108,6 +109,7 @@ def _opened(path: str) -> Store:
     opened = Store(path)
     opened.init()
     Accounts(opened).init()
+    webhooks.init(opened)
     return opened
 
 

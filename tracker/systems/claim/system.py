@@ -111,3 +111,10 @@ class ClaimSystem(GameSystem):
 
     def describe(self, state: dict, event: Event) -> str:
         return words.describe(state, event)
+
+    def happening(self, state: dict, event: Event) -> str | None:
+        """A game over: the card that ends it (no card is played in a game that is over)."""
+        game = state.get("game")
+        if event.type == "CardPlayed" and game is not None and game["over"]:
+            return "game-over"
+        return None

@@ -65,6 +65,14 @@ class Hellas(GameSystem):
     def describe(self, state: dict, event) -> str:
         return words.describe(state, event)
 
+    def happening(self, state: dict, event) -> str | None:
+        """A game over: won (a victory condition met) or abandoned, by this event."""
+        game = state.get("game")
+        over = game and game["over"]
+        if over and over["version"] == event.version:
+            return "game-over"
+        return None
+
     def sides(self, state: dict) -> dict[str, str]:
         return {p: state["names"][p] for p in state["players"]}
 

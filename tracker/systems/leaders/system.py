@@ -59,6 +59,14 @@ class LeadersSystem(GameSystem):
     def describe(self, state: dict, event) -> str:
         return words.describe(state, event)
 
+    def happening(self, state: dict, event) -> str | None:
+        """A match over: the event that captured or encircled a Leader."""
+        match = state.get("match") or {}
+        last = match.get("last") or {}
+        if match.get("phase") == "over" and last.get("version") == event.version:
+            return "game-over"
+        return None
+
     def sides(self, state: dict) -> dict[str, str]:
         return {p["id"]: p["name"] for p in state["players"]}
 

@@ -114,3 +114,7 @@ class MonsterBattles(GameSystem):
 
     def describe(self, state: dict, event: Event) -> str:
         return words.describe(state, event)
+
+    def happening(self, state: dict, event: Event) -> str | None:
+        """A battle (this game's whole game) over."""
+        return "game-over" if event.type == "BattleEnded" else None

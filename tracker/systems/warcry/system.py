@@ -78,6 +78,17 @@ class Warcry(GameSystem):
     def describe(self, state: dict, event) -> str:
         return words.describe(state, event)
 
+    def happening(self, state: dict, event) -> str | None:
+        """A battle fought; an aftermath finished (the events that may end one: completing
+        step 5 or declining the reward, or taking the reward; the warband then has none)."""
+        if event.type == "BattleFought":
+            return "battle"
+        if event.type in ("AftermathStepCompleted", "ArtefactOfPowerGained", "CommandTraitGained"):
+            wb = state["warbands"].get(event.data.get("warband"))
+            if wb is not None and wb["aftermath"] is None:
+                return "aftermath"
+        return None
+
     def sides(self, state: dict) -> dict[str, str]:
         return {wid: wb["name"] for wid, wb in state["warbands"].items()}
 
