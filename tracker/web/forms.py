@@ -439,6 +439,9 @@ def typed(schema, form) -> str:
     for name in schema.fields:
         values = [v.strip() for v in form.getlist(name) if v.strip()]
         values += [v.strip() for v in form.getlist(f"{name}-text") if v.strip()]
+        if isinstance(schema.fields[name], Drawn):  # dice chosen die by die
+            boxes = sorted(k for k in form if re.fullmatch(rf"{re.escape(name)}-\d+(-\w+)*", k))
+            values += [form[k].strip() for k in boxes if form[k].strip()]
         if values:
             label = _label(name, schema)
             parts.append(f"{label[:1].upper()}{label[1:]} “{', '.join(values)}”")
