@@ -39,15 +39,19 @@ def phone(browser, server, name):
     return context, page
 
 
-def play_on(page, server, cid):
-    """A campaign of the reader's own, copied from the sample as it stands."""
-    page.goto(server + "/c/ember-crown-sample/play-on")
+def play_on(page, server, cid, sample="ember-crown-sample", upto=None):
+    """A campaign of the reader's own, copied from a sample (as it stands, or up to `upto`);
+    a Warcry one opens at Crowmarch's aftermath."""
+    page.goto(f"{server}/c/{sample}/play-on")
+    if upto is not None:
+        page.fill("input[name=upto]", str(upto))
     page.fill("input[name=name]", f"Dice {cid}")
     page.fill("input[name=campaign]", cid)
     page.click("button:has-text('Play on')")
     expect(page).to_have_url(re.compile(rf"/c/{cid}/$"))
-    page.goto(f"{server}/c/{cid}/wizard?warband=crowmarch")
-    expect(page.locator("main")).to_contain_text("Ilse Quill")
+    if sample == "ember-crown-sample":
+        page.goto(f"{server}/c/{cid}/wizard?warband=crowmarch")
+        expect(page.locator("main")).to_contain_text("Ilse Quill")
 
 
 def seen_version(page) -> int:
@@ -128,4 +132,33 @@ def test_a_slaying_roll_is_asked_about_first_and_recorded_only_once_confirmed(
     expect(page.locator(".flashes")).to_contain_text("slain")
     assert seen_version(page) == before + 1
     shot(page, "dice-04-slain-recorded")
+    context.close()
+
+
+def test_an_attack_that_kills_a_figure_is_tapped_die_by_die_and_asked_about_first(
+    browser, server, shot
+):
+    context, page = phone(browser, server, "tamer")
+    play_on(page, server, "dice-feud", sample="twin-peaks-feud", upto=17)
+    page.goto(server + "/c/dice-feud/battle")
+    before = seen_version(page)
+    form = page.locator("form#attack-alice-cat")
+    assert form.locator("input[name=rounds]").count() == 0
+    # the attacker (the Pigeon) rolls a 6 and a second 6, the Cat a 6 and a 2
+    form.locator("input[name=rounds-0-attacker-0][value='6']").check()
+    form.locator("summary:has-text('Pigeon rolled a 6')").first.click()
+    form.locator("input[name=rounds-0-attacker-1][value='6']").check()
+    form.locator("input[name=rounds-0-defender-0][value='6']").check()
+    form.locator("summary:has-text('Cat rolled a 6')").first.click()
+    form.locator("input[name=rounds-0-defender-1][value='2']").check()
+    assert not misfits(page)
+    shot(page, "dice-05-attack-faces")
+    form.locator("button[value=table]").click()
+
+    expect(page.locator("h1")).to_have_text("Record this?")
+    expect(page.locator(".outcome")).to_contain_text("the Cat was killed")
+    assert seen_version(page) == before
+    page.click("button:has-text('Record it')")
+    expect(page.locator(".flashes")).to_contain_text("the Cat was killed")
+    assert seen_version(page) == before + 1
     context.close()
