@@ -95,11 +95,12 @@ def _drawn_field(field, form, key: str):
 
 
 def _die_paths(form, key: str):
-    """Dice typed die by die into boxes named by where each sits in the value: ``rounds-0-
-    attacker-1`` is the second die of the attacker in the first round. A number in a path
+    """Dice typed die by die into boxes named by where each sits in the value, a list:
+    ``rounds-0-attacker-1`` is the second die of the attacker in the first round (a box of
+    another name, ``cards-present``, is none of them). A number in a path
     is a place in a list (lists keep their order, a gap closes up), a word a key; boxes left
     blank are left out, and so is a part that holds nothing."""
-    pattern = re.compile(rf"^{re.escape(key)}((?:-[A-Za-z0-9_]+)+)$")
+    pattern = re.compile(rf"^{re.escape(key)}(-\d+(?:-[A-Za-z0-9_]+)*)$")  # a list's places
     tree: dict = {}
     for name in form:
         match = pattern.match(name)
@@ -109,7 +110,10 @@ def _die_paths(form, key: str):
         node, steps = tree, match.group(1)[1:].split("-")
         for step in steps[:-1]:
             node = node.setdefault(step, {})
-        node[steps[-1]] = _die(text)
+            if not isinstance(node, dict):  # a box inside a die (hand-made): not read
+                break
+        else:
+            node[steps[-1]] = _die(text)
     return _as_lists(tree) if tree else None
 
 
