@@ -144,9 +144,9 @@ def answer_wizard(page) -> bool:
     roll = page.locator("form.roll").first
     if roll.count():
         is_search = "D66" in roll.inner_text()
-        roll.locator("input[name=dice]").fill(
-            "2 3" if is_search else "6 6" if "2D6" in roll.inner_text() else "6"
-        )
+        faces = "2 3" if is_search else "6 6" if "2D6" in roll.inner_text() else "6"
+        for i, face in enumerate(faces.split()):  # each die tapped by its face
+            roll.locator(f"input[name=dice-{i}][value='{face}']").check()
         roll.locator("button[value=table]").click()
         return True
     for label in (

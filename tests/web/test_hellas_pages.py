@@ -81,6 +81,13 @@ def beside(page, name) -> bool:
     return bool(re.search(rf'name="{name}"[^>]*>\s*</label>\s*<span class="field-error"', html))
 
 
+def beside_dice(page, name) -> bool:
+    """A dice field's error stands in its group of die faces, after the faces."""
+    html = page.get_data(as_text=True)
+    group = rf'<fieldset class="dice-input" id="dice-[^"]*-{name}">(?:(?!</form>).)*?'
+    return bool(re.search(group + r'<span class="field-error"', html, re.S))
+
+
 # -- starting a campaign ---------------------------------------------------------------------
 
 
@@ -393,7 +400,10 @@ def test_a_hunt_is_fought_wound_by_wound_with_the_monsters_attacks(client, game,
     assert (
         "the Stoneback Boar attacks" in body and "a flight into the thicket ends the hunt" in body
     )
-    assert post(client, svc, "play", "MonsterAttacked", player="ann", roll="3").status_code == 302
+    assert (
+        post(client, svc, "play", "MonsterAttacked", player="ann", **{"roll-0": "3"}).status_code
+        == 302
+    )
     hunt = svc.state("h").state["game"]["hunt"]
     assert hunt["attacks"][0]["name"] == "a tusk rake" and hunt["status"] == "hero"
     assert svc.store.event("h", version(svc, "h")).meta["source"] == "table-roll"
@@ -428,8 +438,8 @@ def test_the_monster_may_roll_on_the_server_and_a_die_out_of_range_is_refused(cl
         ("HuntBegan", {"player": "ann", "monster": "boar", "cards": ["shield-1"]}),
         ("HeroAttacked", {"player": "ann", "wounds": [{"wound": "hide", "cards": ["spear-1"]}]}),
     )
-    page = post(client, svc, "play", "MonsterAttacked", player="ann", roll="9")
-    assert page.status_code == 422 and beside(page, "roll")
+    page = post(client, svc, "play", "MonsterAttacked", player="ann", **{"roll-0": "9"})
+    assert page.status_code == 422 and beside_dice(page, "roll")
     page = post(
         client,
         svc,

@@ -27,6 +27,26 @@ def battle_form(client, svc, type_, cid="m", query="", expected=None, **fields):
     return client.post(f"/c/{cid}/battle{query}", data=form(type_, seen, **fields))
 
 
+def faces(text: str) -> dict:
+    """Attack dice as their face buttons send them: "1 / 6 3; 4 / 5" as rounds-0-attacker-0=1,
+    rounds-0-defender-0=6, rounds-0-defender-1=3, rounds-1-attacker-0=4 ..."""
+    boxes = {}
+    for r, part in enumerate(text.split(";")):
+        for side, dice in zip(("attacker", "defender"), part.split("/"), strict=True):
+            for d, face in enumerate(dice.split()):
+                boxes[f"rounds-{r}-{side}-{d}"] = face
+    return boxes
+
+
+def dice_error_beside(page, name):
+    """A dice field's error stands in the form of its face buttons, after them."""
+    return re.search(
+        rf'name="{name}-[^"]*"(?:(?!</form>).)*<span class="field-error"',
+        page.get_data(as_text=True),
+        re.S,
+    )
+
+
 def field_error_beside(page, name):
     return re.search(
         rf'name="{name}"[^>]*>(?:(?:(?!</label>).)*</select>)?\s*</label>\s*'
@@ -525,7 +545,7 @@ def test_an_attack_with_the_tables_dice_is_recorded_with_every_round(client, svc
         battle="b1",
         attacker="bob-bear",
         defender="alice-cat",
-        rounds="1 / 6 3; 4 / 5",
+        **faces("1 / 6 3; 4 / 5"),
         **{"dice-mode": "table"},
         form_id="attack-alice-cat",
     )
@@ -568,7 +588,7 @@ def test_an_attack_ending_on_a_tie_is_refused_with_the_rule(client, svc):
         battle="b1",
         attacker="bob-bear",
         defender="alice-cat",
-        rounds="1 / 6",
+        **faces("1 / 6"),
         **{"dice-mode": "table"},
         form_id="attack-alice-cat",
     )
@@ -589,12 +609,12 @@ def test_attack_dice_typed_wrong_show_the_error_beside_the_dice(client, svc):
         battle="b1",
         attacker="bob-bear",
         defender="alice-cat",
-        rounds="4 5",
+        **faces("4 5 / 2"),
         **{"dice-mode": "table"},
         form_id="attack-alice-cat",
     )
-    assert page.status_code == 422 and field_error_beside(page, "rounds")
-    assert "the attacker's dice / the defender's dice" in text(page)
+    assert page.status_code == 422 and dice_error_beside(page, "rounds")
+    assert "a second die is rolled only after a first 6 (not after 4)" in text(page)
     page = battle_form(
         client,
         svc,
@@ -603,12 +623,11 @@ def test_attack_dice_typed_wrong_show_the_error_beside_the_dice(client, svc):
         battle="b1",
         attacker="bob-bear",
         defender="alice-cat",
-        rounds="",
         **{"dice-mode": "table"},
         form_id="attack-alice-cat",
     )
-    assert page.status_code == 422 and field_error_beside(page, "rounds")
-    assert "type the dice the table rolled" in text(page)
+    assert page.status_code == 422 and dice_error_beside(page, "rounds")
+    assert "choose the face of each die the table rolled" in text(page)
 
 
 def test_a_flier_attacked_by_a_walker_is_asked_first_and_may_stay_aloft(client, svc):

@@ -227,8 +227,7 @@ def test_the_wizard_walks_a_warband_through_every_step(client, two, svc):
         "InjuryRolled",
         warband="crow",
         fighter="crow-1",
-        dice="3 4",
-        **{"dice-mode": "table"},
+        **{"dice-0": "3", "dice-1": "4", "dice-mode": "table"},
     )
     body = text(client.get(url + "&step=2"))
     assert "3 + 4 = 7" in body and "recovers" in body
@@ -251,7 +250,14 @@ def test_the_wizard_walks_a_warband_through_every_step(client, two, svc):
     assert event.meta["source"] == "server-roll" and event.meta["via"] == "form"
     assert "Step 4" in text(client.get(url))
     post_form(client, url, svc, "AftermathStepCompleted", warband="crow", step="4")
-    post_form(client, url, svc, "SearchRolled", warband="crow", dice="23", **{"dice-mode": "table"})
+    post_form(
+        client,
+        url,
+        svc,
+        "SearchRolled",
+        warband="crow",
+        **{"dice-0": "2", "dice-1": "3", "dice-mode": "table"},  # the tens die, the units die
+    )
     assert "Whetted Hook" in text(client.get(url))
     post_form(
         client, url, svc, "ArtefactGiven", warband="crow", fighter="crow-2", artefact="Whetted Hook"
@@ -274,14 +280,15 @@ def test_the_table_roll_button_with_no_dice_typed_asks_for_them(client, two, svc
             before,
             warband="crow",
             fighter="crow-1",
-            dice="",
             **{"dice-mode": "table"},
             form_id="InjuryRolled-crow-1",
         ),
     )
-    assert page.status_code == 422 and "type the dice the table rolled" in text(page)
+    assert page.status_code == 422 and "choose the face of each die the table rolled" in text(page)
     assert re.search(
-        r'name="dice"[^>]*>\s*</label>\s*<span class="field-error"', page.get_data(as_text=True)
+        r'id="dice-InjuryRolled-crow-1-dice">(?:(?!</form>).)*?<span class="field-error"',
+        page.get_data(as_text=True),
+        re.S,
     )
     assert version(svc) == before
     page = client.post(
@@ -291,8 +298,7 @@ def test_the_table_roll_button_with_no_dice_typed_asks_for_them(client, two, svc
             before,
             warband="crow",
             fighter="crow-1",
-            dice="7 1",
-            **{"dice-mode": "table"},
+            **{"dice-0": "7", "dice-1": "1", "dice-mode": "table"},
         ),
     )
     assert "a die of a 2D6 roll shows 1 to 6, not 7" in text(page)
@@ -750,8 +756,7 @@ def test_the_wizard_lets_a_warband_leave_step_five_without_searching(client, two
             "DestinyRolled",
             warband="iron",
             fighter=fid,
-            dice="1",
-            **{"dice-mode": "table"},
+            **{"dice-0": "1", "dice-mode": "table"},
         )
     post_form(client, url, svc, "AftermathStepCompleted", warband="iron", step="4")
     assert "Finish the search without searching and move on the map" in text(client.get(url))

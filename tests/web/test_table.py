@@ -190,7 +190,8 @@ def step_form(svc, mode, dice=("", ""), fighters=("crow-1", "crow-2")):
         data.update(
             {f"e-{i}-type": "InjuryRolled", f"e-{i}-warband": "crow", f"e-{i}-fighter": fid}
         )
-        data[f"e-{i}-dice"] = die
+        for j, face in enumerate(die.split()):  # each die's face, as its button sends it
+            data[f"e-{i}-dice-{j}"] = face
     return data
 
 
@@ -224,8 +225,9 @@ def test_a_whole_steps_table_dice_are_typed_on_one_form_and_kept_when_one_is_mis
     page = ben.post("/c/c/step/wizard?warband=crow", data=step_form(svc, "table", ("3 4", "")))
     assert page.status_code == 422 and version(svc) == before
     html = page.get_data(as_text=True)
-    assert 'name="e-0-dice" inputmode="numeric" autocomplete="off" size="6" value="3 4"' in html
-    assert "Type this die from the table." in errors_of(page)
+    assert 'name="e-0-dice-0" value="3" aria-label="first die: 3" checked' in html
+    assert 'name="e-0-dice-1" value="4" aria-label="second die: 4" checked' in html
+    assert "Choose the face of each die the table rolled." in errors_of(page)
     done = ben.post("/c/c/step/wizard?warband=crow", data=step_form(svc, "table", ("3 4", "6 6")))
     assert done.status_code == 302
     events = list(svc.store.read("c", after=before))

@@ -158,12 +158,40 @@ class GameSystem:
         restating a rule.
         """
         try:
-            loaded = self.load(event_type, data)
-            trial = copy.deepcopy(state, _shared_content(state))
-            self.apply(trial, Event(None, "", 0, event_type, loaded, {}, None, None))
+            self._trial(state, event_type, data)
         except (RuleViolation, InvalidEvent) as refused:
             return str(refused)
         return None
+
+    def final_outcome(
+        self, state: dict, event_type: str, data: dict, version: int = 0
+    ) -> str | None:
+        """What recording this event would lose for good (a fighter slain, a figure off the
+        board), in the words the audit log would give it; None when it loses nothing, or when
+        the rules refuse it (the refusal is theirs to say when it is recorded).
+
+        The rules decide: the event is applied to a copy of `state`, and the system's views
+        compare the two states (`views.lost_for_good(before, after)`, a list of what is gone;
+        a system without it loses nothing a page need ask about). A page asks this before
+        recording dice typed at the table, so that no misread roll takes a fighter unasked.
+        """
+        lost_for_good = getattr(self.views, "lost_for_good", None)
+        if lost_for_good is None:
+            return None
+        try:
+            after, event = self._trial(state, event_type, data, version)
+        except (RuleViolation, InvalidEvent):
+            return None
+        if not lost_for_good(state, after):
+            return None
+        return self.describe(after, event)
+
+    def _trial(self, state: dict, event_type: str, data: dict, version: int = 0):
+        """The state after the event, applied to a deep copy of `state`, and the event."""
+        loaded = self.load(event_type, data)
+        trial = copy.deepcopy(state, _shared_content(state))
+        event = Event(None, "", version, event_type, loaded, {}, None, None)
+        return self.apply(trial, event), event
 
     # -- reading ---------------------------------------------------------------------------
 

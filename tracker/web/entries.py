@@ -1,6 +1,7 @@
 """What the table pages ask of a campaign's entries beyond one form: a member's own latest
 entry (which it may undo), an entry typed and refused that a later form carries on until it
-is mended or dropped on purpose, and the defaults of a form's selects that the rules accept."""
+is mended or dropped on purpose, the defaults of a form's selects that the rules accept, and
+what dice typed at the table would lose for good (asked before they are recorded)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,19 @@ from tracker.web.forms import Failure
 # How far back in the log a member's own latest entry is looked for.
 UNDO_REACH = 200
 # The fields of a form that say how it was sent, not what was typed.
-_HOW = {"csrf_token", "type", "form_id", "expected_version", "idem", "next", "dice-mode"}
+_HOW = {
+    "csrf_token",
+    "type",
+    "form_id",
+    "expected_version",
+    "idem",
+    "next",
+    "dice-mode",
+    "confirmed",
+    "back",
+}
+# What a form's "Record it" sends once its player has read what the entry will lose for good.
+CONFIRMED = "yes"
 
 
 def latest_own(cid: str, member):
@@ -87,3 +100,41 @@ def legal(system, state, event_type: str, data: dict, choices: dict) -> dict:
         if system.allows(state, event_type, {**data, **chosen}) is None:
             return chosen
     return {}
+
+
+# -- dice typed at the table that lose something for good are recorded only when confirmed --
+
+
+def to_confirm(cid: str, system, form, submissions: list[dict]) -> str | None:
+    """What the submitted entries would lose for good (a fighter slain, a figure off the
+    board), in the audit log's words, when their dice were typed at the table and the player
+    has not yet confirmed them; else None (the entries go on to be recorded).
+
+    The rules decide (`GameSystem.final_outcome` applies each entry to a copy of the latest
+    state); dice the server rolls are not known beforehand, so they are never asked about:
+    the page after the roll says what happened."""
+    if form.get("dice-mode") == "server" or form.get("confirmed") == CONFIRMED:
+        return None
+    typed = [
+        s for s in submissions if any(name in s["data"] for name in system.drawn_fields(s["type"]))
+    ]
+    if not typed:
+        return None
+    view = service().state(cid)
+    words = [
+        said
+        for i, s in enumerate(typed)
+        if (said := system.final_outcome(view.state, s["type"], s["data"], view.latest + 1 + i))
+    ]
+    return "; ".join(words) or None
+
+
+def confirm_fields(form) -> list[tuple[str, str]]:
+    """The hidden fields by which a confirmation page sends a form again exactly as it came
+    (its one-time key included, so it is recorded once however often it is sent)."""
+    return [
+        (key, value)
+        for key, values in form.lists()
+        if key not in ("dice-mode", "confirmed", "back")
+        for value in values
+    ]

@@ -10,9 +10,14 @@ Field names follow the schema:
   left wholly blank being dropped;
 - a dictionary as ``heroes[ann]``, or nested, ``hoplites[ann][korythos]``;
 - a checkbox also sends ``<name>-present``, so that "none ticked" is seen;
-- dice as text, ``3 5``, ``35`` or ``4``;
+- dice die by die, one box (or group of face buttons) for each: ``dice-0``, ``dice-1`` (a
+  D66's tens die, then its units die); or as one text that names every die, ``3 5`` or ``4``.
+  A bare number for a roll of two or more dice (``12``: a total, or the dice 1 and 2?) is
+  never read as dice: `dice_problems` refuses it in words that say how to type it;
 - other chance typed in at the table as its field lays it out (`Drawn.typed_in`), such as a
-  deal of cards as ``deal-hands[ann]`` and ``deal-stock``.
+  deal of cards as ``deal-hands[ann]`` and ``deal-stock``; or, without one, die by die in
+  boxes named by where each die sits in the value (``rounds-0-attacker-0``: the first round,
+  the attacker's first die).
 
 Text is converted by the field's type; marshmallow then validates the result exactly as it
 validates the API's JSON, so forms and API share one set of rules and one set of messages.
@@ -21,6 +26,7 @@ validates the API's JSON, so forms and API share one set of rules and one set of
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from marshmallow import fields
 
@@ -53,8 +59,25 @@ def _field(field, form, key: str):
 
 
 def _dice_field(field, form, key: str):
+    boxes = _die_boxes(field, form, key)
+    if boxes is not None:
+        if not any(boxes):
+            return MISSING
+        return [_die(v) for v in boxes]
     text = form.get(key, "").strip()
     return _dice(text) if text else MISSING
+
+
+def _die_boxes(field, form, key: str) -> list[str] | None:
+    """What each die's box of a dice field holds (blank: ""), or None when the form has none."""
+    names = [f"{key}-{i}" for i in range(field.count)]
+    if not any(name in form for name in names):
+        return None
+    return [form.get(name, "").strip() for name in names]
+
+
+def _die(text: str):
+    return int(text) if re.fullmatch(r"\d", text) else text
 
 
 def _drawn_field(field, form, key: str):
@@ -64,7 +87,98 @@ def _drawn_field(field, form, key: str):
     if field.typed_in is not None and any(k.startswith(f"{key}-") for k in form):
         # Boxes left blank are an empty value, for the rules to refuse: not one to draw.
         return field.from_typed(form_data(field.typed_in(), form, f"{key}-"))
+    if field.typed_in is None:
+        value = _die_paths(form, key)
+        if value:
+            return value
     return MISSING
+
+
+def _die_paths(form, key: str):
+    """Dice typed die by die into boxes named by where each sits in the value, a list:
+    ``rounds-0-attacker-1`` is the second die of the attacker in the first round (a box of
+    another name, ``cards-present``, is none of them). A number in a path
+    is a place in a list (lists keep their order, a gap closes up), a word a key; boxes left
+    blank are left out, and so is a part that holds nothing."""
+    pattern = re.compile(rf"^{re.escape(key)}(-\d+(?:-[A-Za-z0-9_]+)*)$")  # a list's places
+    tree: dict = {}
+    for name in form:
+        match = pattern.match(name)
+        text = form.get(name, "").strip()
+        if not match or text == "":
+            continue
+        node, steps = tree, match.group(1)[1:].split("-")
+        for step in steps[:-1]:
+            node = node.setdefault(step, {})
+            if not isinstance(node, dict):  # a box inside a die (hand-made): not read
+                break
+        else:
+            node[steps[-1]] = _die(text)
+    return _as_lists(tree) if tree else None
+
+
+def _as_lists(node):
+    if not isinstance(node, dict):
+        return node
+    if node and all(k.isdigit() for k in node):
+        return [_as_lists(node[k]) for k in sorted(node, key=int)]
+    return {k: _as_lists(v) for k, v in node.items()}
+
+
+def dice_problems(schema, form, prefix: str = "") -> dict[str, list[str]]:
+    """Words for each dice field of `schema` the form holds but does not say die by die: a
+    bare number for a roll of two or more dice (``12``, a total or the dice 1 and 2?), or some
+    of a roll's dice chosen and some not. Such a form is refused as it stands, and nothing is
+    recorded: the tracker never guesses which dice a player meant. {} when there are none."""
+    problems: dict[str, list[str]] = {}
+    for name, field in schema.fields.items():
+        if not isinstance(field, Dice):
+            continue
+        key = f"{prefix}{name}"
+        boxes = _die_boxes(field, form, key)
+        if boxes is not None:
+            blank = [die_name(field, i) for i, v in enumerate(boxes) if v == ""]
+            if any(boxes) and blank:
+                problems[key] = [
+                    f"Choose the face of every die: the {' and the '.join(blank)} "
+                    f"{'is' if len(blank) == 1 else 'are'} not chosen."
+                ]
+            continue
+        text = form.get(key, "").strip()
+        if field.count > 1 and text and not re.search(r"[^\d]", text):
+            problems[key] = [_bare_number(field, text)]
+    return problems
+
+
+def die_name(field: Dice, index: int) -> str:
+    """What a player calls die `index` of a roll: "tens die" and "units die" for a D66."""
+    if field.spec == "D66":
+        return ("tens die", "units die")[index]
+    if field.count == 1:
+        return "die"
+    return ("first", "second", "third", "fourth", "fifth", "sixth")[index] + " die"
+
+
+@lru_cache(maxsize=32)
+def dice_boxes(spec: str) -> tuple[dict, ...]:
+    """The boxes of a roll's form, one for each die: its index (the box is ``<field>-<index>``),
+    its name for a player and its faces, for the template's face buttons."""
+    field = Dice(spec)
+    return tuple(
+        {"index": i, "name": die_name(field, i), "faces": tuple(range(1, field.sides + 1))}
+        for i in range(field.count)
+    )
+
+
+def _bare_number(field: Dice, text: str) -> str:
+    if field.spec == "D66":
+        how = "the tens die, then the units die: 2 4"
+    else:
+        how = " ".join(["6"] * field.count)
+    return (
+        f"“{text}” could be a total or {field.count} dice: nothing is recorded. "
+        f"Choose each die's face, or type each die: {how}."
+    )
 
 
 def _nested_field(field, form, key: str):
@@ -167,10 +281,9 @@ def _numbers(text: str):
 
 
 def _dice(text: str):
-    """'3 4', '3+4', '3,4' or '34' (two dice) as a list of dice; anything else is passed on."""
+    """'3 4', '3+4' or '3,4' as a list of dice; anything else is passed on. '34' is one
+    number, never two dice (`dice_problems` says so before it gets this far)."""
     parts = [p for p in re.split(r"[\s+,;-]+", text) if p]
-    if len(parts) == 1 and re.fullmatch(r"[1-9]{2,}", parts[0]):
-        parts = list(parts[0])
     try:
         return [int(p) for p in parts]
     except ValueError:
@@ -330,6 +443,9 @@ def typed(schema, form) -> str:
     for name in schema.fields:
         values = [v.strip() for v in form.getlist(name) if v.strip()]
         values += [v.strip() for v in form.getlist(f"{name}-text") if v.strip()]
+        if isinstance(schema.fields[name], Drawn):  # dice chosen die by die
+            boxes = sorted(k for k in form if re.fullmatch(rf"{re.escape(name)}-\d+(-\w+)*", k))
+            values += [form[k].strip() for k in boxes if form[k].strip()]
         if values:
             label = _label(name, schema)
             parts.append(f"{label[:1].upper()}{label[1:]} “{', '.join(values)}”")

@@ -53,6 +53,8 @@ from tracker.web.context import (
 )
 from tracker.web.forms import (
     Failure,
+    dice_boxes,
+    dice_problems,
     field_labels,
     form_data,
     player_words,
@@ -77,6 +79,7 @@ def init_app(app):
     app.jinja_env.globals["static_text"] = static_text
     app.jinja_env.globals["kept_fields"] = entries.kept_fields
     app.jinja_env.globals["legal"] = entries.legal
+    app.jinja_env.globals["dice_boxes"] = dice_boxes
     # The ways to pick `n` of a hand (the candidates a form asks `legal` about).
     app.jinja_env.globals["combinations"] = itertools.combinations
 
@@ -387,22 +390,27 @@ def record(cid: str, page: str):
     drawn = system.drawn_fields(type_) if type_ in system.events else {}
     # The dice buttons: "Roll for me" (the server rolls, whatever was typed) or the table's.
     mode = form.get("dice-mode")
+    if form.get("back"):  # from the confirmation: the form again, its dice as they were
+        failure = Failure(form_id, message=NOT_RECORDED)
+        return render_page(cid, page, 200, at=None, failure=failure, submitted=form)
     if mode == "server":
         for name in drawn:
             data.pop(name, None)
+    elif problems := dice_problems(schema, form):
+        failure = Failure(form_id, problems, labels=field_labels(schema, problems))
+        return render_page(cid, page, 422, at=None, failure=failure, submitted=form)
     elif mode == "table" and any(name not in data for name in drawn):
-        missing = {
-            name: ["type the dice the table rolled, or press Roll for me"]
-            for name in drawn
-            if name not in data
-        }
+        missing = {name: [NO_DICE] for name in drawn if name not in data}
         failure = Failure(form_id, missing)
         return render_page(cid, page, 422, at=None, failure=failure, submitted=form)
+    submission = {"type": type_, "data": data}
+    if (words := entries.to_confirm(cid, system, form, [submission])) is not None:
+        return confirm_page(cid, page, words, form, request.full_path.rstrip("?"))
     try:
         guard = policy().guard(cid)
         result = svc.append(
             cid,
-            [{"type": type_, "data": data}],
+            [submission],
             expected,
             actor=actor(),
             source="form",
@@ -419,6 +427,26 @@ def record(cid: str, page: str):
     entry = svc.recent(cid, 1, result.last_version)[0]
     flash(f"Recorded: {entry.words}.")
     return redirect(local(form.get("next")) or request.full_path.rstrip("?"))
+
+
+NO_DICE = "choose the face of each die the table rolled, or press Roll for me"
+NOT_RECORDED = "Not recorded: change the dice if need be, and send them again."
+
+
+def confirm_page(cid: str, page: str, words: str, form, action: str):
+    """The page that asks once before dice typed at the table lose something for good: what
+    will be recorded, in the audit log's words, and the form again in hidden fields with
+    "Record it" and a way back (works without script)."""
+    ctx = context(cid)
+    ctx.update(
+        page=page,
+        outcome=words,
+        pairs=entries.confirm_fields(form),
+        action=action,
+        confirmed=entries.CONFIRMED,
+        submitted=form,
+    )
+    return render_template("confirm.html", **ctx), 200
 
 
 def event_schema(system, type_: str):

@@ -17,8 +17,8 @@ from tracker.errors import BatchError, Conflict, RuleViolation
 from tracker.permissions import UNDONE, Forbidden
 from tracker.web import pages
 from tracker.web.context import actor, policy, service
-from tracker.web.entries import latest_own
-from tracker.web.forms import Failure, form_data
+from tracker.web.entries import latest_own, to_confirm
+from tracker.web.forms import Failure, dice_problems, form_data
 
 bp = Blueprint("table", __name__)
 
@@ -103,22 +103,31 @@ def step(cid, page):
     rows = sorted(int(m.group(1)) for key in form if (m := _ROW.match(key)))
     if not rows:
         abort(400, "the form names no events; reload the page")
-    submissions, missing = [], {}
+    if form.get("back"):  # from the confirmation: the form again, its dice as they were
+        return _again(cid, page, 200, Failure(form_id, message=pages.NOT_RECORDED), form)
+    submissions, missing, problems = [], {}, {}
+    server = form.get("dice-mode") == "server"
     for row in rows:
         type_ = form[f"e-{row}-type"]
         if type_ not in system.events:
             abort(400, f"{system.title} has no event called {type_!r}")
         data = form_data(system.schema(type_), form, f"e-{row}-")
+        if not server:
+            problems.update(dice_problems(system.schema(type_), form, f"e-{row}-"))
         for name in system.drawn_fields(type_):
-            if form.get("dice-mode") == "server":
+            if server:
                 data.pop(name, None)
             elif name not in data:
-                missing[f"e-{row}-{name}"] = ["Type this die from the table."]
+                missing[f"e-{row}-{name}"] = ["Choose the face of each die the table rolled."]
         submissions.append({"type": type_, "data": data})
+    if problems:
+        return _again(cid, page, 422, Failure(form_id, problems), form)
     if missing:
         failure = Failure(form_id, missing, "Every die of the step is typed, or none: ")
         failure["message"] += "type the missing ones, or press Roll everything owed."
         return _again(cid, page, 422, failure, form)
+    if (words := to_confirm(cid, system, form, submissions)) is not None:
+        return pages.confirm_page(cid, page, words, form, request.full_path.rstrip("?"))
     try:
         guard = policy().guard(cid)
         result = svc.append(

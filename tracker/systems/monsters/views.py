@@ -19,6 +19,20 @@ def visible_state(state: dict, side: str | None) -> dict:
     return state
 
 
+def lost_for_good(before: dict, after: dict) -> list[str]:
+    """What an event took for good, by the states the rules left before and after it: each
+    figure that was on the board and is off it (slain), by name; a king among them decides
+    the battle. The rules decided; this only compares (`GameSystem.final_outcome`)."""
+    was, now = before.get("battle"), after.get("battle")
+    if not was or not now:
+        return []
+    return [
+        piece["name"]
+        for pid, piece in was["pieces"].items()
+        if piece["pos"] is not None and now["pieces"].get(pid, {}).get("pos") is None
+    ]
+
+
 def destinations(state: dict, piece_id: str) -> dict[str, list[str]]:
     """The spaces a figure may move to now, each with one legal path (empty when none)."""
     battle = state["battle"]

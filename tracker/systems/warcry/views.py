@@ -26,6 +26,7 @@ __all__ = [
     "artefact_takers",
     "battle",
     "convergence_point",
+    "lost_for_good",
     "muster_limit",
     "owed",
     "profiles",
@@ -40,6 +41,24 @@ __all__ = [
 def visible_state(state: dict, side: str | None) -> dict:
     """Everything of a Warcry campaign lies open on the table: every side sees it all."""
     return state
+
+
+def lost_for_good(before: dict, after: dict) -> list[str]:
+    """What an event took for good, by the states the rules left before and after it: each
+    fighter no longer in its warband's ranks (slain), each artefact no longer held (crumbled
+    to dust), by name. The rules decided; this only compares (`GameSystem.final_outcome`)."""
+    gone = []
+    for wid, wb in before["warbands"].items():
+        now = after["warbands"].get(wid, {"active": [], "fighters": {}})
+        for fid in wb["active"]:
+            if fid not in now["active"]:
+                gone.append(wb["fighters"][fid]["name"])
+        for fid, fighter in wb["fighters"].items():
+            for slot in ("lesser_artefact", "artefact_of_power"):
+                held = fighter.get(slot)
+                if held and fid in now["active"] and not now["fighters"][fid].get(slot):
+                    gone.append(held.get("name", slot) if isinstance(held, dict) else str(held))
+    return gone
 
 
 def aftermath_view(state, wb) -> dict | None:
