@@ -162,14 +162,14 @@ def _version(port: int, token: str, number: int) -> int:
     return campaign["version"]
 
 
-def run(work_dir: Path, rounds: int = 5) -> tuple[Figure, dict]:
+def run(work_dir: Path, rounds: int = 5, options: tuple = ()) -> tuple[Figure, dict]:
     """Rounds of (no streams, 50 streams), the side going first taking turns; the round whose
     ratio is the median. Also one side where every stream fetches its page on each version."""
     db = _fresh(work_dir, "live.db")
     token = _seed(db)
     port = _port()
     log = open(work_dir / "live-server.log", "wb")
-    server = serve(db, port, log)
+    server = serve(db, port, log, *options)
     try:
         _side(port, token, 0)  # warm: the sample folded, the connections made
         pairs = []
@@ -195,7 +195,7 @@ def run(work_dir: Path, rounds: int = 5) -> tuple[Figure, dict]:
         "ms",
         1.5,
         False,
-        f"gunicorn StreamingWorker, 2 workers x {THREADS} threads; 8 clients appending over the API "
+        f"{_server(options)}; 8 clients appending over the API "
         f"all along ({streams['appends_per_s']:.0f}/s with streams, "
         f"{none['appends_per_s']:.0f}/s without); {LOOKS} page loads a side; streams heard "
         f"{streams['heard']} versions; median of {rounds} rounds",
@@ -208,11 +208,23 @@ def run(work_dir: Path, rounds: int = 5) -> tuple[Figure, dict]:
     return figure, details
 
 
+def _server(options: tuple) -> str:
+    if "--old-server" in options:
+        return "gunicorn gthread, 2 workers x 64 threads, access log on (the old settings)"
+    return f"gunicorn StreamingWorker, 2 workers x {THREADS} threads"
+
+
 def main() -> None:
-    """python -m bench.live: this figure alone, printed (bench/RESULTS.md is not written)."""
+    """python -m bench.live [--old-server]: this figure alone, printed (bench/RESULTS.md is not
+    written); with --old-server, on the settings before streams held no thread."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.live")
+    parser.add_argument("--old-server", action="store_true")
+    args = parser.parse_args()
     work = ROOT / "bench" / ".cache"
     work.mkdir(parents=True, exist_ok=True)
-    figure, details = run(work)
+    figure, details = run(work, options=("--old-server",) if args.old_server else ())
     print(
         f"{figure.name}: {figure.ratio:.2f} ({figure.target_text}: "
         f"{'pass' if figure.passed else 'FAIL'}); {figure.ours} {figure.ours_value:.1f} ms, "
