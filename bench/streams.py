@@ -384,7 +384,9 @@ def _crowd_figures(streaming: Tally, quiet: Tally, met: list[dict], seconds, rou
             for k, r in enumerate(met)
         ),
         f"memory per {STREAMS:,} streams": ", ".join(f"{m:.1f} MiB" for m in per_thousand)
-        + " (the workers' RSS with them open less before, each round; workers' RSS before "
+        + " (the workers' RSS with them open less just before, each round: the first round's"
+        " streams are the server's first, later rounds reuse the memory they left free; "
+        "the kernel's socket buffers not counted; workers' RSS before "
         + ", ".join(f"{r['rss_before'] / 2**20:.0f}" for r in met)
         + " MiB)",
         f"{CLIENTS} clients, {STREAMS:,} streams open": _described(streaming),
@@ -474,10 +476,10 @@ def _compared(measured: dict, seconds: float, rounds: int) -> dict:
         old_mixed, old_bare = measured[("old", clients)]
         (t_new, p_new), (t_old, p_old) = shown[("new", clients)], shown[("old", clients)]
         lines[f"new / old, {clients} clients"] = (
-            f"throughput ratio {t_new / t_old:.2f}, read p95 ratio {p_new / p_old:.2f}; the mix "
-            f"{new_mixed.rate / old_mixed.rate:.2f} the requests/s and "
-            f"{p95(new_mixed.reads) / p95(old_mixed.reads):.2f} the read p95, the bare endpoint "
-            f"{new_bare.rate / old_bare.rate:.2f} the requests/s"
+            f"throughput against bare {t_new / t_old:.2f}, read p95 against bare "
+            f"{p_new / p_old:.2f}; the mix's requests/s {new_mixed.rate / old_mixed.rate:.2f}, "
+            f"its read p95 {p95(new_mixed.reads) / p95(old_mixed.reads):.2f}; the bare "
+            f"endpoint's requests/s {new_bare.rate / old_bare.rate:.2f}"
         )
     lines["settings"] = (
         f"new: 2 workers, StreamingWorker x {THREADS} threads, no access log; old: 2 workers, "
