@@ -4,6 +4,7 @@ open against none (the same server, the same recording, side by side)."""
 from __future__ import annotations
 
 import socket
+import sqlite3
 import statistics
 import threading
 import time
@@ -208,6 +209,37 @@ def run(work_dir: Path, rounds: int = 5, options: tuple = ()) -> tuple[Figure, d
     return figure, details
 
 
+def refetching(work_dir: Path, rounds: int = 2) -> list[tuple[str, dict]]:
+    """The side where every stream fetches its page on each version, on today's server and
+    the old one (bench/serve.py --old-server) up at once, each on a copy of one database,
+    `rounds` rounds, the server going first taking turns: (server, side) in the order run."""
+    db = _fresh(work_dir, "refetch-new.db")
+    token = _seed(db)
+    old = _fresh(work_dir, "refetch-old.db")
+    source, copy = sqlite3.connect(db), sqlite3.connect(old)
+    source.backup(copy)
+    source.close()
+    copy.close()
+    servers, logs, measured = {}, [], []
+    try:
+        for name, path, options in (("new", db, ()), ("old", old, ("--old-server",))):
+            port = _port()
+            logs.append(open(work_dir / f"refetch-{name}.log", "wb"))
+            servers[name] = (port, serve(path, port, logs[-1], *options))
+        for port, _ in servers.values():
+            _side(port, token, 0)  # warm
+        for n in range(rounds):
+            for name in ("new", "old") if n % 2 == 0 else ("old", "new"):
+                measured.append((name, _side(servers[name][0], token, STREAMS, refetch=True)))
+    finally:
+        for _, server in servers.values():
+            server.terminate()
+            server.wait(timeout=60)
+        for log in logs:
+            log.close()
+    return measured
+
+
 def _server(options: tuple) -> str:
     if "--old-server" in options:
         return "gunicorn gthread, 2 workers x 64 threads, access log on (the old settings)"
@@ -215,15 +247,27 @@ def _server(options: tuple) -> str:
 
 
 def main() -> None:
-    """python -m bench.live [--old-server]: this figure alone, printed (bench/RESULTS.md is not
-    written); with --old-server, on the settings before streams held no thread."""
+    """python -m bench.live [--old-server | --refetching]: this figure alone, printed
+    (bench/RESULTS.md is not written); with --old-server, on the settings before streams held
+    no thread; with --refetching, only the side whose streams fetch their page, on both."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m bench.live")
     parser.add_argument("--old-server", action="store_true")
+    parser.add_argument(
+        "--refetching",
+        action="store_true",
+        help="only the side where every stream fetches its page, on both servers at once",
+    )
     args = parser.parse_args()
     work = ROOT / "bench" / ".cache"
     work.mkdir(parents=True, exist_ok=True)
+    if args.refetching:
+        for name, values in refetching(work):
+            print(
+                f"- {name} server, streams that fetch their page on each version: {shown(values)}"
+            )
+        return
     figure, details = run(work, options=("--old-server",) if args.old_server else ())
     print(
         f"{figure.name}: {figure.ratio:.2f} ({figure.target_text}: "
