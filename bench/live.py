@@ -4,6 +4,7 @@ open against none (the same server, the same recording, side by side)."""
 from __future__ import annotations
 
 import socket
+import sqlite3
 import statistics
 import threading
 import time
@@ -21,6 +22,15 @@ from tracker.web.server import THREADS
 STREAMS = 50
 PAGE = "/c/ember-crown-sample/"  # the sample's dashboard: 322 events, every warband drawn
 LOOKS = 40  # page loads a side, one after another
+# Streams come from many loopback addresses, a few from each, as the pages of many players
+# do: `serve` lets a worker hold 24 streams from one address (tracker/web/live.py), and 50
+# from 127.0.0.1 alone would measure that limit, not the streams.
+AN_ADDRESS = 4
+
+
+def source(n: int) -> str:
+    """The loopback address stream `n` comes from: 127.0.0.2 for the first AN_ADDRESS."""
+    return f"127.0.0.{2 + n // AN_ADDRESS}"
 
 
 def _seed(path: Path) -> str:
@@ -58,11 +68,14 @@ class Stream:
     With `refetch`, each announcement fetches the page again, as a live page does (the
     announcements heard meanwhile make one fetch, as htmx's queue does)."""
 
-    def __init__(self, port: int, campaign: str, refetch: bool):
+    def __init__(self, port: int, campaign: str, refetch: bool, source: str | None = None):
         self.port, self.campaign, self.refetch = port, campaign, refetch
         self.heard = self.fetched = 0
-        self.open = threading.Event()
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        self.status = None  # the answer's status, once heard
+        self.open = threading.Event()  # set once the stream opens, or is refused
+        self.sock = socket.create_connection(
+            ("127.0.0.1", port), timeout=60, source_address=(source, 0) if source else None
+        )
         request = (
             f"GET /c/{campaign}/live HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n"
         )
@@ -79,6 +92,11 @@ class Stream:
                 if not chunk:
                     return
                 text = tail + chunk
+                if self.status is None and text.startswith(b"HTTP/"):
+                    self.status = int(text.split(b" ", 2)[1])
+                    if self.status != 200:
+                        self.open.set()  # refused: the caller says so
+                        return
                 if b"retry:" in text:
                     self.open.set()
                 heard = text.count(b"event: version")
@@ -99,9 +117,10 @@ class Stream:
 
 def _side(port: int, token: str, streams: int, refetch: bool = False) -> dict:
     """Page latency (ms) while 8 clients record, with `streams` streams open."""
-    opened = [Stream(port, f"own-{n % CLIENTS}", refetch) for n in range(streams)]
+    opened = [Stream(port, f"own-{n % CLIENTS}", refetch, source(n)) for n in range(streams)]
     for stream in opened:
         assert stream.open.wait(30), "a stream did not open"
+        assert stream.status == 200, f"a stream was refused: {stream.status}"
     stop = threading.Event()
     appended = [0] * CLIENTS
     versions = {n: _version(port, token, n) for n in range(CLIENTS)}
@@ -144,14 +163,14 @@ def _version(port: int, token: str, number: int) -> int:
     return campaign["version"]
 
 
-def run(work_dir: Path, rounds: int = 5) -> tuple[Figure, dict]:
+def run(work_dir: Path, rounds: int = 5, options: tuple = ()) -> tuple[Figure, dict]:
     """Rounds of (no streams, 50 streams), the side going first taking turns; the round whose
     ratio is the median. Also one side where every stream fetches its page on each version."""
     db = _fresh(work_dir, "live.db")
     token = _seed(db)
     port = _port()
     log = open(work_dir / "live-server.log", "wb")
-    server = serve(db, port, log)
+    server = serve(db, port, log, *options)
     try:
         _side(port, token, 0)  # warm: the sample folded, the connections made
         pairs = []
@@ -177,7 +196,7 @@ def run(work_dir: Path, rounds: int = 5) -> tuple[Figure, dict]:
         "ms",
         1.5,
         False,
-        f"gunicorn gthread, 2 workers x {THREADS} threads; 8 clients appending over the API "
+        f"{_server(options)}; 8 clients appending over the API "
         f"all along ({streams['appends_per_s']:.0f}/s with streams, "
         f"{none['appends_per_s']:.0f}/s without); {LOOKS} page loads a side; streams heard "
         f"{streams['heard']} versions; median of {rounds} rounds",
@@ -190,11 +209,66 @@ def run(work_dir: Path, rounds: int = 5) -> tuple[Figure, dict]:
     return figure, details
 
 
+def refetching(work_dir: Path, rounds: int = 2) -> list[tuple[str, dict]]:
+    """The side where every stream fetches its page on each version, on today's server and
+    the old one (bench/serve.py --old-server) up at once, each on a copy of one database,
+    `rounds` rounds, the server going first taking turns: (server, side) in the order run."""
+    db = _fresh(work_dir, "refetch-new.db")
+    token = _seed(db)
+    old = _fresh(work_dir, "refetch-old.db")
+    source, copy = sqlite3.connect(db), sqlite3.connect(old)
+    source.backup(copy)
+    source.close()
+    copy.close()
+    servers, logs, measured = {}, [], []
+    try:
+        for name, path, options in (("new", db, ()), ("old", old, ("--old-server",))):
+            port = _port()
+            logs.append(open(work_dir / f"refetch-{name}.log", "wb"))
+            servers[name] = (port, serve(path, port, logs[-1], *options))
+        for port, _ in servers.values():
+            _side(port, token, 0)  # warm
+        for n in range(rounds):
+            for name in ("new", "old") if n % 2 == 0 else ("old", "new"):
+                measured.append((name, _side(servers[name][0], token, STREAMS, refetch=True)))
+    finally:
+        for _, server in servers.values():
+            server.terminate()
+            server.wait(timeout=60)
+        for log in logs:
+            log.close()
+    return measured
+
+
+def _server(options: tuple) -> str:
+    if "--old-server" in options:
+        return "gunicorn gthread, 2 workers x 64 threads, access log on (the old settings)"
+    return f"gunicorn StreamingWorker, 2 workers x {THREADS} threads"
+
+
 def main() -> None:
-    """python -m bench.live: this figure alone, printed (bench/RESULTS.md is not written)."""
+    """python -m bench.live [--old-server | --refetching]: this figure alone, printed
+    (bench/RESULTS.md is not written); with --old-server, on the settings before streams held
+    no thread; with --refetching, only the side whose streams fetch their page, on both."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.live")
+    parser.add_argument("--old-server", action="store_true")
+    parser.add_argument(
+        "--refetching",
+        action="store_true",
+        help="only the side where every stream fetches its page, on both servers at once",
+    )
+    args = parser.parse_args()
     work = ROOT / "bench" / ".cache"
     work.mkdir(parents=True, exist_ok=True)
-    figure, details = run(work)
+    if args.refetching:
+        for name, values in refetching(work):
+            print(
+                f"- {name} server, streams that fetch their page on each version: {shown(values)}"
+            )
+        return
+    figure, details = run(work, options=("--old-server",) if args.old_server else ())
     print(
         f"{figure.name}: {figure.ratio:.2f} ({figure.target_text}: "
         f"{'pass' if figure.passed else 'FAIL'}); {figure.ours} {figure.ours_value:.1f} ms, "

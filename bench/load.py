@@ -26,7 +26,7 @@ from pathlib import Path
 from bench import data
 from bench.figures import ROOT, Figure, _fresh
 from bench.http import _port, serve
-from bench.live import Stream
+from bench.live import Stream, source
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
@@ -409,10 +409,11 @@ def run(work_dir: Path, seconds: float = SECONDS, rounds: int = ROUNDS):
 
 
 def _with_streams(port: int, seeded: Seeded, seconds: float) -> Tally:
-    opened = [Stream(port, f"load-{n % CAMPAIGNS}", False) for n in range(STREAMS)]
+    opened = [Stream(port, f"load-{n % CAMPAIGNS}", False, source(n)) for n in range(STREAMS)]
     try:
         for stream in opened:
             assert stream.open.wait(30), "a stream did not open"
+            assert stream.status == 200, f"a stream was refused: {stream.status}"
         return side(port, organisers(seeded, 20), seeded, seconds)
     finally:
         for stream in opened:
@@ -428,7 +429,10 @@ def _described(t: Tally) -> str:
     )
 
 
-SERVER = f"gunicorn gthread, 2 workers x {THREADS} threads, loopback, keep-alive"
+SERVER = (
+    f"gunicorn StreamingWorker (gthread, streams handed to an announcer), 2 workers x "
+    f"{THREADS} threads, loopback, keep-alive"
+)
 
 
 def _mixed_figures(clients: int, mixed: Tally, bare: Tally, timing: str) -> list[Figure]:
@@ -490,7 +494,8 @@ def _streams_figure(streaming: Tally, quiet: Tally) -> Figure:
         "ms",
         1.5,
         False,
-        f"{SERVER}; the load of 20 clients, with {STREAMS} live streams open on its campaigns",
+        f"{SERVER}; the load of 20 clients, with {STREAMS} live streams open on its campaigns "
+        f"(4 from each loopback address)",
     )
 
 

@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import data, figures, front, http, live, load
+from bench import data, figures, front, http, live, load, streams
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 STEPS = (
@@ -26,6 +26,7 @@ STEPS = (
     "http",
     "live",
     "load",
+    "streams",
     "memory",
 )
 
@@ -35,7 +36,8 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--only",
         default=",".join(STEPS),
-        help=f"comma-separated steps, of: {', '.join(STEPS)}, and pg (PostgreSQL)",
+        help=f"comma-separated steps, of: {', '.join(STEPS)}; and, not by default, servers (the "
+        "load on today's server and the old one) and pg (PostgreSQL)",
     )
     parser.add_argument("--no-write", action="store_true", help="do not write RESULTS.md")
     args = parser.parse_args(argv)
@@ -74,6 +76,14 @@ def main(argv=None) -> int:
             elif step == "load":
                 new, details = load.run(work)
                 for name, text in details.items():
+                    print(f"   {name}: {text}", flush=True)
+            elif step == "streams":
+                new, details = streams.crowd(work)
+                for name, text in details.items():
+                    print(f"   {name}: {text}", flush=True)
+            elif step == "servers":  # not among the default steps: the old server is history
+                new = []
+                for name, text in streams.servers(work).items():
                     print(f"   {name}: {text}", flush=True)
             elif step == "memory":
                 new = [figures.memory()]

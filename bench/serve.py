@@ -5,7 +5,11 @@ floor (the HTTP append figure). /bench/flask is a bare Flask endpoint, a Flask a
 route that does nothing: the framework's floor on the same server, which the issue's load
 targets measure the app against. The wrappers live here, not in tracker/web: the product
 has no endpoint that does nothing.
-Run: python -m bench.serve --db PATH --port PORT [--workers 2]
+Run: python -m bench.serve --db PATH --port PORT [--workers 2] [--old-server]
+
+With --old-server, the settings `serve` had before its streams held no thread (OLD): the
+same `settings(...)`, with gunicorn's own gthread worker, 64 threads a worker and the access
+log written on every request (to this process's output), so both servers run from one code.
 """
 
 from __future__ import annotations
@@ -16,6 +20,10 @@ from flask import Flask, request
 
 from tracker.web import create_app
 from tracker.web.server import _Gunicorn, settings
+
+# The keys of `settings(...)` that the server before the streaming worker set otherwise: a
+# stream then held its request thread, hence the 64 of them, and every request was logged.
+OLD = {"worker_class": "gthread", "threads": 64, "accesslog": "-"}
 
 
 def bare_flask() -> Flask:
@@ -59,10 +67,19 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--old-server",
+        action="store_true",
+        help="gthread worker, 64 threads, access log on: the settings before streams held "
+        "no thread",
+    )
     args = parser.parse_args()
     app = create_app({"DATABASE": args.db})
     # The same gunicorn settings as `manage.py serve` (tracker/web/server.py).
-    _Gunicorn(noop_app(app), settings(f"127.0.0.1:{args.port}", args.workers)).run()
+    options = settings(f"127.0.0.1:{args.port}", args.workers)
+    if args.old_server:
+        options.update(OLD)
+    _Gunicorn(noop_app(app), options).run()
 
 
 if __name__ == "__main__":
