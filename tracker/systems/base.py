@@ -60,6 +60,8 @@ class GameSystem:
     title: str = ""
     #: event type -> marshmallow schema class for its data
     events: dict[str, type[Schema]] = {}
+    #: the event types only a campaign's organiser records (its own content, say)
+    organiser_events: frozenset[str] = frozenset()
     #: schema of the settings a campaign of this game starts with
     settings_schema: type[Schema] = EventSchema
     #: each side of a campaign (warband, player seat) is named by this field of an event

@@ -5,13 +5,14 @@ from __future__ import annotations
 from tracker.errors import InvalidEvent
 from tracker.systems.base import GameSystem, load_json
 from tracker.systems.warcry import rules, tables, views, words
-from tracker.systems.warcry.schemas import EVENTS, UPCASTERS, Settings
+from tracker.systems.warcry.schemas import EVENTS, ORGANISER_EVENTS, UPCASTERS, Settings
 
 
 class Warcry(GameSystem):
     name = "warcry"
     title = "Warcry campaign"
     events = EVENTS
+    organiser_events = ORGANISER_EVENTS
     settings_schema = Settings
     side_field = "warband"
     upcasters = UPCASTERS
