@@ -100,6 +100,18 @@ class GameSystem:
         """
         return settings
 
+    def content_events(self, document, source: str = "") -> list[dict]:
+        """The events (`{"type", "data"}`) that bring a content file (parsed JSON, such as
+        the community's fighter data) into a campaign; `InvalidEvent` in words when the file
+        is wrong. The default: the game takes no content files."""
+        raise InvalidEvent(f"{self.title} takes no content files")
+
+    def roster_events(self, state: dict, roster: dict, founding: dict) -> list[dict]:
+        """The events that found a side from a roster file (`tracker.rosters.read_roster`),
+        with `founding` the form's fields (its id, name, player ...). The default: the game
+        takes no roster files."""
+        raise InvalidEvent(f"{self.title} takes no roster files")
+
     # -- the fold --------------------------------------------------------------------------
 
     def initial_state(self, settings: dict) -> dict:

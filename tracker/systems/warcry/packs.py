@@ -15,6 +15,8 @@ from marshmallow import EXCLUDE, ValidationError, fields, validate
 
 from tracker.errors import InvalidEvent
 from tracker.systems.base import EventSchema
+from tracker.systems.warcry import tables as t
+from tracker.systems.warcry.rules import faction as faction_named
 from tracker.systems.warcry.schemas import FIGHTER_POINTS, ID, NAME, Weapon, stat_field
 
 # The most fighters one file may hold: the whole community's data is a few thousand.
@@ -120,3 +122,58 @@ def _first(messages, prefix: str = "") -> tuple[str, str]:
             return _first(words, where)
         return where, str(words).rstrip(".").lower()
     return prefix or "?", "is wrong"
+
+
+# -- a roster file (BattleScribe, New Recruit) as a warband's founding ------------------------
+
+
+def roster_events(state, roster: dict, founding: dict) -> list[dict]:
+    """The events that found a warband from a roster read from a file (`tracker.rosters`):
+    `WarbandFounded` with `founding` (warband, name, player, quest; faction when given,
+    else the roster's), then a `FighterAdded` for each of its fighters. A fighter whose name
+    is a profile's of the faction comes from that profile; any other is a custom fighter
+    with the roster's points and its categories as runemarks. The rules judge them all as
+    they judge fighters typed by hand."""
+    game = (roster.get("game") or "").strip()
+    if "warcry" not in game.casefold():
+        raise InvalidEvent(
+            f"this roster is for another game ({game or 'it names none'}), not Warcry",
+            {"roster": ["another game"]},
+        )
+    forces = [force for force in roster.get("forces", []) if force["fighters"]]
+    if not forces:
+        raise InvalidEvent("the roster holds no fighters", {"roster": ["empty"]})
+    faction = (founding.get("faction") or "").strip() or forces[0]["catalogue"].strip()
+    if not faction:
+        raise InvalidEvent("the roster names no faction: give one", {"faction": ["missing"]})
+    found = {
+        key: founding.get(key)
+        for key in ("warband", "name", "player", "quest")
+        if founding.get(key)
+    }
+    events = [{"type": "WarbandFounded", "data": {**found, "faction": faction}}]
+    by_name = {}
+    for pid, profile in (faction_named(state, faction)[1] or {}).get("profiles", {}).items():
+        by_name.setdefault(profile["name"].casefold(), pid)
+    taken = set()
+    for force in forces:
+        for fighter in force["fighters"]:
+            events.append(_fighter_added(found.get("warband"), fighter, by_name, taken))
+    return events
+
+
+def _fighter_added(warband, fighter, by_name, taken) -> dict:
+    name = fighter["name"] or "Unnamed fighter"
+    fid, n = slug(name), 1
+    while fid in taken:
+        n += 1
+        fid = f"{slug(name)[:58]}-{n}"
+    taken.add(fid)
+    data = {"warband": warband, "fighter": fid, "name": name[:80]}
+    pid = by_name.get(name.casefold())
+    if pid is not None:
+        return {"type": "FighterAdded", "data": {**data, "profile": pid}}
+    runemarks = [c.casefold()[:40] for c in fighter["categories"]]
+    data.update(runemarks=runemarks, points=fighter["points"])
+    data["leader"] = t.bears(runemarks, t.LEADER_RUNEMARK)
+    return {"type": "FighterAdded", "data": data}
