@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from tracker import config, systems
-from tracker.web import api, auth, live, pages, parts, table, templating
+from tracker.web import api, auth, live, pages, parts, table, templating, uploads
 from tracker.web.context import Sessions, csrf, current_user, state_cache
 from tracker.web.templating import TrackerEnvironment
 
@@ -37,7 +37,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     state_cache(app)
     # kept URLs, pages, the parts they keep, forms, accounts, API, live streams
-    for part in (templating, pages, parts, table, auth, api, live):
+    for part in (templating, pages, parts, table, auth, api, live, uploads):
         part.init_app(app)
     answer_errors(app)
 
