@@ -185,3 +185,41 @@ def test_a_roster_file_that_cannot_found_a_warband_is_refused_in_words(
     assert page.status_code == 422
     assert words in text(page)
     assert version(svc) == before
+
+
+def test_the_organiser_records_a_faction_territory_artefact_and_quest_from_the_page(
+    client, two, svc
+):
+    faction = {"faction": "kiln-born", "name": "Kiln-born", "runemark": "kiln", "summary": ""}
+    territory = {"territory": "salt-pans", "name": "The Salt Pans", "effect": "Glitters."}
+    artefact = {
+        "quest": "ember-crown",
+        "artefact": "kiln-key",
+        "name": "Kiln Key",
+        "effect": "Opens.",
+    }
+    for type_, fields in (
+        ("FactionDefined", faction),
+        ("TerritoryDefined", territory),
+        ("ArtefactDefined", artefact),
+    ):
+        page = post_form(client, "/c/c/content", svc, type_, **fields)
+        assert page.status_code == 302, text(page)
+    kinds = ["start", "plain", "convergence", "artefact", "convergence", "trait"]
+    kinds += ["plain", "convergence", "artefact", "trait", "plain", "goal"]
+    quest = {"quest": "kiln-road", "title": "The Kiln Road", "runemark": "kiln"}
+    for i, kind in enumerate(kinds):
+        quest[f"map-{i}-name"], quest[f"map-{i}-kind"] = f"Kiln {i + 1}", kind
+    for table in ("artefacts_of_power", "command_traits"):
+        quest[f"{table}-0-id"], quest[f"{table}-0-name"] = "first", "First"
+        quest[f"{table}-0-effect"] = "Does a thing."
+        quest[f"{table}-1-id"] = quest[f"{table}-1-name"] = quest[f"{table}-1-effect"] = ""
+    quest["reward-text"], quest["reward-glory"] = "Warm hands.", "2"
+    page = post_form(client, "/c/c/content", svc, "QuestDefined", **quest)
+    assert page.status_code == 302, text(page)
+    body = text(client.get("/c/c/content"))
+    assert "Kiln-born (runemark kiln)" in body and "The Salt Pans : Glitters." in body
+    assert "Kiln Key (Opens.)" in body and "The Kiln Road (runemark kiln)" in body
+    quest["map-11-kind"] = "plain"
+    page = post_form(client, "/c/c/content", svc, "QuestDefined", **quest)
+    assert page.status_code == 422 and "must begin at a start and end at the goal" in text(page)
