@@ -69,7 +69,7 @@ def test_the_organiser_uploads_the_communitys_fighter_data_with_its_stat_lines(c
     assert "sling: Range 3–10, Attacks 2, Strength 3, Damage 1/3" in body
     audit = text(client.get("/c/c/audit"))
     assert (
-        "the organiser imported 3 factions (8 fighter profiles) from three-factions.json" in audit
+        "The organiser imported 3 factions (8 fighter profiles) from three-factions.json" in audit
     )
 
 

@@ -233,8 +233,35 @@ def test_content_events_are_the_organisers():
 
 
 def test_every_content_event_reads_in_the_audit_log(new_campaign):
-    c = imported(new_campaign())
-    event = type("E", (), {"type": "FactionsImported", "data": c.log[-1][1]})
-    event.data = system.load("FactionsImported", event.data)
-    words = system.describe(c.state, event)
-    assert words.startswith("the organiser imported 3 factions (8 fighter profiles)")
+    from sentences import sentence_problems
+
+    from tracker.events import Event
+
+    c = hounds_quest(imported(new_campaign()))
+    c.do("FactionDefined", faction="kiln-born", name="Kiln-born", runemark="kiln", summary="")
+    c.do("TerritoryDefined", territory="salt-pans", name="The Salt Pans", effect="")
+    c.do("ArtefactDefined", quest="ember-crown", artefact="k", name="Kiln Key", effect="Opens.")
+    c.do(
+        "ProfileDefined",
+        faction="kiln-born",
+        profile="potter",
+        name="Potter",
+        runemarks=["kiln"],
+        points=90,
+        movement=4,
+        toughness=4,
+        wounds=12,
+    )
+    said = {}
+    for type_, data in c.log:
+        event = Event(None, "c", 0, type_, system.load(type_, data), {}, None, None)
+        said[type_] = words = system.describe(c.state, event)
+        assert not sentence_problems(words, type_), (type_, words)
+    assert set(said) == set(system.organiser_events)
+    assert said["FactionsImported"].startswith(
+        "The organiser imported 3 factions (8 fighter profiles) from three-factions.json: "
+    )
+    assert said["ProfileDefined"] == (
+        "The organiser set out the Kiln-born profile Potter: kiln, 90 points, "
+        "move 4, toughness 4, wounds 12"
+    )

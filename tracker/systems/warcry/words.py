@@ -261,14 +261,14 @@ def _factions_imported(state, d, wb):
     names = ", ".join(f["name"] for f in factions.values())
     source = f" from {d['source']}" if d["source"] else ""
     return (
-        f"the organiser imported {_count(len(factions), 'faction')} "
+        f"The organiser imported {_count(len(factions), 'faction')} "
         f"({_count(profiles_, 'fighter profile')}){source}: {names}"
     )
 
 
 @says("FactionDefined")
 def _faction_defined(state, d, wb):
-    return f"the organiser set out the faction {d['name']} (runemark {d['runemark']})"
+    return f"The organiser set out the faction {d['name']} (runemark {d['runemark']})"
 
 
 def _stat_words(d) -> str:
@@ -284,7 +284,7 @@ def _stat_words(d) -> str:
 def _profile_defined(state, d, wb):
     faction = (state["content"].get("factions") or {}).get(d["faction"], {})
     return (
-        f"the organiser set out the {faction.get('name', d['faction'])} profile {d['name']}: "
+        f"The organiser set out the {faction.get('name', d['faction'])} profile {d['name']}: "
         f"{', '.join(d['runemarks'])}, {d['points']} points{_stat_words(d)}"
     )
 
@@ -292,14 +292,14 @@ def _profile_defined(state, d, wb):
 @says("ArtefactDefined")
 def _artefact_defined(state, d, wb):
     title = state["content"]["quests"].get(d["quest"], {}).get("title", d["quest"])
-    return f"the organiser set out the artefact of power {d['name']} of the quest {title}"
+    return f"The organiser set out the artefact of power {d['name']} of the quest {title}"
 
 
 @says("TerritoryDefined")
 def _territory_defined(state, d, wb):
-    return f"the organiser set out the territory {d['name']}"
+    return f"The organiser set out the territory {d['name']}"
 
 
 @says("QuestDefined")
 def _quest_defined(state, d, wb):
-    return f"the organiser set out the quest {d['title']} (runemark {d['runemark']})"
+    return f"The organiser set out the quest {d['title']} (runemark {d['runemark']})"
