@@ -78,3 +78,32 @@ def test_a_file_that_is_no_roster_is_refused_in_words():
         read_roster(b"PK\x03\x04broken", "x.rosz")
     with pytest.raises(InvalidEvent, match="not a BattleScribe or New Recruit roster"):
         read_roster(b"<catalogue/>", "x.ros")
+
+
+def test_a_rosters_fighters_are_matched_with_the_communitys_data_by_name(campaign):
+    import json
+
+    from tracker.systems.warcry.packs import factions_imported
+
+    fighters = json.loads((DATA / "three-factions.json").read_text(encoding="utf-8"))
+    quest = dict(campaign.state("ros").state["content"]["quests"]["ember-crown"])
+    quest.update(quest="hound-trail", title="The Hound Trail", runemark="cinder-hounds")
+    campaign.append(
+        "ros",
+        [
+            {"type": "FactionsImported", "data": factions_imported(fighters, "hounds.json")},
+            {"type": "QuestDefined", "data": quest},
+        ],
+        None,
+        actor="org",
+    )
+    events, _ = found(campaign, "hounds.ros", quest="hound-trail")
+    wb = campaign.state("ros").state["warbands"]["ash"]
+    assert wb["faction_id"] == "cinder-hounds" and len(wb["active"]) == 5
+    kept = {f["name"]: f["profile"] for f in wb["fighters"].values()}
+    assert kept == {
+        "Hound Packmaster": "c1a0f001",
+        "Ember Hound": "c1a0f002",
+        "Soot Slinger": "c1a0f003",
+    }
+    assert [e["data"].get("profile") for e in events[1:3]] == ["c1a0f001", "c1a0f002"]
