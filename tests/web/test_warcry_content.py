@@ -223,3 +223,21 @@ def test_the_organiser_records_a_faction_territory_artefact_and_quest_from_the_p
     quest["map-11-kind"] = "plain"
     page = post_form(client, "/c/c/content", svc, "QuestDefined", **quest)
     assert page.status_code == 422 and "must begin at a start and end at the goal" in text(page)
+
+
+def test_a_file_form_without_its_csrf_token_is_refused_and_writes_nothing(tmp_path, two, svc):
+    from logins import csrf_of, logged_in
+
+    from tracker.web import create_app
+
+    guarded = create_app({"DATABASE": svc.store.target, "TESTING": True, "SECRET_KEY": "t"})
+    client = logged_in(guarded, "org", "organiser-password")
+    before = version(svc)
+    page = upload_content(client, svc)
+    assert page.status_code == 400 and "This form has expired" in text(page)
+    assert version(svc) == before
+    token = csrf_of(client.get("/c/c/content"))
+    data = form("FactionsImported", before, csrf_token=token)
+    data["content-file"] = (io.BytesIO((DATA / "three-factions.json").read_bytes()), "t.json")
+    page = client.post("/c/c/upload/content/content", data=data, content_type="multipart/form-data")
+    assert page.status_code == 302 and version(svc) == before + 1
