@@ -241,3 +241,25 @@ def test_a_file_form_without_its_csrf_token_is_refused_and_writes_nothing(tmp_pa
     data["content-file"] = (io.BytesIO((DATA / "three-factions.json").read_bytes()), "t.json")
     page = client.post("/c/c/upload/content/content", data=data, content_type="multipart/form-data")
     assert page.status_code == 302 and version(svc) == before + 1
+
+
+def test_the_upload_limit_is_set_from_the_environment_and_refused_in_words(
+    monkeypatch, tmp_path, two, svc
+):
+    from tracker.web import create_app
+
+    monkeypatch.setenv("TRACKER_UPLOAD_LIMIT", "2048")
+    limited = create_app(
+        {
+            "DATABASE": svc.store.target,
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    client = limited.test_client()
+    client.post("/login", data={"name": "org", "password": "organiser-password"})
+    before = version(svc)
+    page = upload_content(client, svc)  # the file is larger than 2 kB
+    assert page.status_code == 413 and "larger than the 2 kB" in text(page)
+    assert version(svc) == before

@@ -145,7 +145,13 @@ def answer_errors(app: Flask) -> None:
 
 
 # The limits an operator may set from the environment (TRACKER_<NAME>=a whole number).
-LIMITS = ("MAX_CONTENT_LENGTH", "LIVE_PER_ADDRESS", "LIVE_PER_ACCOUNT", "LIVE_PER_PROCESS")
+LIMITS = (
+    "MAX_CONTENT_LENGTH",
+    "UPLOAD_LIMIT",
+    "LIVE_PER_ADDRESS",
+    "LIVE_PER_ACCOUNT",
+    "LIVE_PER_PROCESS",
+)
 
 HTTP_STATUS = {400: "Bad Request", 413: "Content Too Large", 500: "Internal Server Error"}
 
