@@ -265,6 +265,29 @@ def import_command(db, file):
             )
 
 
+@click.group("content")
+def content_group():
+    """A campaign's own content: import the community's fighter data into a campaign."""
+
+
+@content_group.command("import")
+@db_option
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--campaign", required=True, help="The campaign whose log takes the content.")
+def content_import_command(db, file, campaign):
+    """Import a content file (Warcry: a warcry_data JSON array of fighters) into a campaign's
+    log as one event of its organiser's: all of the file, or nothing."""
+    with opened(db) as service:
+        try:
+            document = json.loads("".join(read_text(file)))
+        except json.JSONDecodeError as error:
+            fail(f"{file} is not JSON ({error.msg}, line {error.lineno})")
+        system, _ = service.system_of(campaign)
+        events = system.content_events(document, Path(file).name)
+        result = service.append(campaign, events, None, actor="command line", source="import")
+        click.echo(f"imported {file} into {campaign}: event {result.last_version}")
+
+
 @click.command("export")
 @db_option
 @click.argument("campaign")
@@ -607,6 +630,7 @@ COMMANDS = [
     init_command,
     serve_command,
     import_command,
+    content_group,
     export_command,
     verify_command,
     witness_command,

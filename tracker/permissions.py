@@ -3,8 +3,9 @@
 Reading a campaign: its members, or anybody when the organiser made it public. Recording:
 the organiser anything (and only the organiser voids any event); a player only events that
 act for its own side (a battle between two warbands may be recorded by either of their
-players); an event that acts for no side in particular, by any player. A player without a
-side yet takes the new side it founds. Any member may undo its own latest entry (for its own
+players); an event that acts for no side in particular, by any player, unless its system
+keeps it for the organiser (`organiser_events`: a campaign's own content). A player without
+a side yet takes the new side it founds. Any member may undo its own latest entry (for its own
 side, a player): a void with the reason `UNDONE`.
 
 An organiser's own seat is both a membership and an event of the log (`SeatTaken`,
@@ -137,6 +138,8 @@ class Guard:
             return
         if event_type == "EventVoided":
             raise Forbidden("only the organiser may void an event")
+        if event_type in system.organiser_events:
+            raise Forbidden("only the organiser of the campaign records its content")
         sides = system.sides_of(state, event_type, data) if state is not None else set()
         if not sides:
             return

@@ -70,6 +70,8 @@ class GameSystem:
     title: str = ""
     #: event type -> marshmallow schema class for its data
     events: dict[str, type[Schema]] = {}
+    #: the event types only a campaign's organiser records (its own content, say)
+    organiser_events: frozenset[str] = frozenset()
     #: schema of the settings a campaign of this game starts with
     settings_schema: type[Schema] = EventSchema
     #: each side of a campaign (warband, player seat) is named by this field of an event
@@ -107,6 +109,18 @@ class GameSystem:
         content file later never changes a campaign already under way.
         """
         return settings
+
+    def content_events(self, document, source: str = "") -> list[dict]:
+        """The events (`{"type", "data"}`) that bring a content file (parsed JSON, such as
+        the community's fighter data) into a campaign; `InvalidEvent` in words when the file
+        is wrong. The default: the game takes no content files."""
+        raise InvalidEvent(f"{self.title} takes no content files")
+
+    def roster_events(self, state: dict, roster: dict, founding: dict) -> list[dict]:
+        """The events that found a side from a roster file (`tracker.rosters.read_roster`),
+        with `founding` the form's fields (its id, name, player ...). The default: the game
+        takes no roster files."""
+        raise InvalidEvent(f"{self.title} takes no roster files")
 
     # -- the fold --------------------------------------------------------------------------
 

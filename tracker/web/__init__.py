@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from tracker import config, systems
-from tracker.web import api, auth, hooks, live, pages, parts, table, templating
+from tracker.web import api, auth, hooks, live, pages, parts, table, templating, uploads
 from tracker.web.context import Sessions, csrf, current_user, state_cache
 from tracker.web.templating import TrackerEnvironment
 
@@ -37,7 +37,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     state_cache(app)
     # kept URLs, pages, the parts they keep, forms, accounts, API, live streams
-    for part in (templating, pages, parts, table, auth, api, live, hooks):
+    for part in (templating, pages, parts, table, auth, api, live, hooks, uploads):
         part.init_app(app)
     answer_errors(app)
 
@@ -147,6 +147,7 @@ def answer_errors(app: Flask) -> None:
 # The limits an operator may set from the environment (TRACKER_<NAME>=a whole number).
 LIMITS = (
     "MAX_CONTENT_LENGTH",
+    "UPLOAD_LIMIT",
     "LIVE_PER_ADDRESS",
     "LIVE_PER_ACCOUNT",
     "LIVE_PER_PROCESS",

@@ -78,6 +78,8 @@ RULE_FILES = [
     "test_convergence.py",
     "test_story.py",
     "test_rules_versions.py",
+    "test_content_packs.py",
+    "test_rosters.py",
 ]
 
 

@@ -1377,3 +1377,121 @@ def fighter_corrected(state, event):
         fighter["name"] = name
     if points is not None:
         fighter["points"] = points
+
+
+# -- the campaign's own content: imported fighter data and homebrew ---------------------------
+#
+# The content is shared by every copy of a state (docs/systems.md): these handlers never
+# change it in place. Each puts a changed copy of the part it changes into a copy of the
+# content, so a state folded before the event still holds the content as it stood.
+
+
+def _content_part(state, key) -> dict:
+    """A copy of the content's `key` (a dict) in a new copy of the content, to change."""
+    content = dict(state["content"])
+    part = content[key] = dict(content.get(key) or {})
+    state["content"] = content
+    return part
+
+
+def content_faction(state, fid) -> dict:
+    found = (state["content"].get("factions") or {}).get(fid)
+    if found is None:
+        known = ", ".join(state["content"].get("factions") or {}) or "none"
+        raise RuleViolation(f"there is no faction {fid!r} in this campaign (there are: {known})")
+    return found
+
+
+def _profile(data) -> dict:
+    """A profile as the content keeps it: the stat line only where it was given."""
+    keys = ("name", "runemarks", "points", "movement", "toughness", "wounds", "weapons")
+    profile = {key: data[key] for key in keys if data.get(key) not in (None, [])}
+    profile["runemarks"] = t.unique_marks(data["runemarks"])
+    if data.get("subfaction"):
+        profile["subfaction"] = data["subfaction"]
+    return profile
+
+
+@handlers.on("FactionsImported")
+def factions_imported(state, event):
+    factions = event.data["factions"]
+    for body in factions.values():
+        check_ranges(body["name"], body["profiles"])
+    known = _content_part(state, "factions")
+    for fid, body in factions.items():
+        old = known.get(fid) or {}
+        profiles_ = dict(old.get("profiles") or {})
+        profiles_.update((pid, _profile(p)) for pid, p in body["profiles"].items())
+        faction = {key: body[key] for key in ("name", "runemark", "summary", "grand_alliance")}
+        known[fid] = dict(old, **faction, profiles=profiles_)
+
+
+def check_ranges(faction_name, profiles_) -> None:
+    for profile in profiles_.values():
+        for weapon in profile.get("weapons") or []:
+            if weapon["min_range"] > weapon["max_range"]:
+                raise RuleViolation(
+                    f"a weapon of {profile['name']} ({faction_name}) reaches from "
+                    f"{weapon['min_range']} to {weapon['max_range']} inches: the least range "
+                    f"comes first"
+                )
+
+
+@handlers.on("FactionDefined")
+def faction_defined(state, event):
+    data = event.data
+    for other_id, other in (state["content"].get("factions") or {}).items():
+        if other_id != data["faction"] and t.mark(other["name"]) == t.mark(data["name"]):
+            raise RuleViolation(f"there is already a faction called {other['name']}")
+    known = _content_part(state, "factions")
+    old = known.get(data["faction"]) or {"profiles": {}}
+    known[data["faction"]] = dict(
+        old, name=data["name"], runemark=data["runemark"], summary=data["summary"]
+    )
+
+
+@handlers.on("ProfileDefined")
+def profile_defined(state, event):
+    data = event.data
+    faction = content_faction(state, data["faction"])
+    check_ranges(faction["name"], {data["profile"]: data})
+    known = _content_part(state, "factions")
+    known[data["faction"]] = dict(
+        faction, profiles={**faction["profiles"], data["profile"]: _profile(data)}
+    )
+
+
+@handlers.on("ArtefactDefined")
+def artefact_defined(state, event):
+    data = event.data
+    quest = state["content"]["quests"].get(data["quest"])
+    if quest is None:
+        raise RuleViolation(f"there is no quest {data['quest']!r} in this campaign")
+    artefact = {"id": data["artefact"], "name": data["name"], "effect": data["effect"]}
+    table = [a for a in quest["artefacts_of_power"] if a["id"] != data["artefact"]]
+    _content_part(state, "quests")[data["quest"]] = dict(
+        quest, artefacts_of_power=[*table, artefact]
+    )
+
+
+@handlers.on("TerritoryDefined")
+def territory_defined(state, event):
+    data = event.data
+    _content_part(state, "territories")[data["territory"]] = {
+        "name": data["name"],
+        "effect": data["effect"],
+    }
+
+
+@handlers.on("QuestDefined")
+def quest_defined(state, event):
+    data = event.data
+    quest = {key: value for key, value in data.items() if key != "quest"}
+    t.check_quest(data["quest"], quest)
+    for wb in state["warbands"].values():
+        if wb["quest"] == data["quest"] and not t.mark(wb["runemark"]) == t.mark(data["runemark"]):
+            raise RuleViolation(
+                f"{wb['name']} follows the quest {data['quest']!r}: its runemark stays "
+                f"{wb['runemark']}"
+            )
+    _content_part(state, "quests")[data["quest"]] = quest

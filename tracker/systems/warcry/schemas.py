@@ -4,7 +4,7 @@ from marshmallow import fields, validate
 
 from tracker.dice import Dice
 from tracker.systems.base import EventSchema
-from tracker.systems.warcry.tables import RULES
+from tracker.systems.warcry.tables import POINT_KINDS, RULES
 
 ID = validate.Regexp(
     r"^[a-z0-9][a-z0-9-]{0,62}$", error="use lower-case letters, digits and dashes"
@@ -190,6 +190,131 @@ class FighterCorrected(EventSchema):
     )
 
 
+# -- content of the campaign's own: imported fighter data and homebrew ----------------------
+
+STAT = validate.Range(min=0, max=99)
+TEXT = validate.Length(max=1000)
+
+
+def stat_field(**kwargs):
+    return fields.Integer(strict=True, validate=STAT, **kwargs)
+
+
+class Weapon(EventSchema):
+    """One of a profile's weapons: its range in inches, attacks, strength and damage."""
+
+    min_range = stat_field(required=True)
+    max_range = stat_field(required=True)
+    attacks = stat_field(required=True)
+    strength = stat_field(required=True)
+    dmg_hit = stat_field(required=True)
+    dmg_crit = stat_field(required=True)
+    runemark = fields.Str(load_default="", validate=validate.Length(max=40))
+
+
+class ProfileBody(EventSchema):
+    """A fighter profile: its runemarks and points, and (optional) its stat line."""
+
+    name = name_field()
+    runemarks = fields.List(fields.Str(validate=validate.Length(min=1, max=40)), required=True)
+    points = fields.Integer(strict=True, required=True, validate=FIGHTER_POINTS)
+    movement = stat_field(load_default=None, allow_none=True)
+    toughness = stat_field(load_default=None, allow_none=True)
+    wounds = fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=999)
+    )
+    weapons = fields.List(fields.Nested(Weapon), load_default=list, validate=validate.Length(max=8))
+    subfaction = fields.Str(load_default="", validate=validate.Length(max=80))
+
+
+class FactionBody(EventSchema):
+    name = name_field()
+    runemark = fields.Str(required=True, validate=validate.Length(min=1, max=40))
+    summary = fields.Str(load_default="", validate=TEXT)
+    grand_alliance = fields.Str(load_default="", validate=validate.Length(max=40))
+    profiles = fields.Dict(
+        keys=fields.Str(validate=ID), values=fields.Nested(ProfileBody), required=True
+    )
+
+
+class FactionsImported(EventSchema):
+    """The organiser imported factions and their fighter profiles (a warcry_data file)."""
+
+    source = fields.Str(load_default="", validate=validate.Length(max=200))
+    factions = fields.Dict(
+        keys=fields.Str(validate=ID),
+        values=fields.Nested(FactionBody),
+        required=True,
+        validate=validate.Length(min=1, max=200),
+    )
+
+
+class FactionDefined(EventSchema):
+    """The organiser added a faction, or edited one (its profiles stay)."""
+
+    faction = id_field(metadata={"label": "faction id"})
+    name = name_field(metadata={"label": "name"})
+    runemark = fields.Str(
+        required=True, validate=validate.Length(min=1, max=40), metadata={"label": "runemark"}
+    )
+    summary = fields.Str(load_default="", validate=TEXT, metadata={"label": "summary"})
+
+
+class ProfileDefined(ProfileBody):
+    """The organiser added a fighter profile to a faction, or edited one."""
+
+    faction = id_field(metadata={"label": "faction"})
+    profile = id_field(metadata={"label": "profile id"})
+
+
+class ArtefactDefined(EventSchema):
+    """The organiser added an artefact of power to a quest's table, or edited one."""
+
+    quest = id_field(metadata={"label": "quest"})
+    artefact = id_field(metadata={"label": "artefact id"})
+    name = name_field(metadata={"label": "name"})
+    effect = fields.Str(required=True, validate=validate.Length(min=1, max=1000))
+
+
+class TerritoryDefined(EventSchema):
+    """The organiser added a territory warbands may conquer, or edited one."""
+
+    territory = id_field(metadata={"label": "territory id"})
+    name = name_field(metadata={"label": "name"})
+    effect = fields.Str(load_default="", validate=TEXT, metadata={"label": "effect"})
+
+
+class MapPoint(EventSchema):
+    name = name_field()
+    kind = fields.Str(required=True, validate=validate.OneOf(POINT_KINDS))
+
+
+class Entry(EventSchema):
+    id = id_field()
+    name = name_field()
+    effect = fields.Str(required=True, validate=validate.Length(min=1, max=1000))
+
+
+class Reward(EventSchema):
+    text = fields.Str(load_default="", validate=TEXT)
+    glory = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=99))
+
+
+class QuestDefined(EventSchema):
+    """The organiser added a quest (its map, runemark and tables), or edited one."""
+
+    quest = id_field(metadata={"label": "quest id"})
+    title = name_field(metadata={"label": "title"})
+    runemark = fields.Str(
+        required=True, validate=validate.Length(min=1, max=40), metadata={"label": "runemark"}
+    )
+    summary = fields.Str(load_default="", validate=TEXT)
+    map = fields.List(fields.Nested(MapPoint), required=True)
+    artefacts_of_power = fields.List(fields.Nested(Entry), required=True)
+    command_traits = fields.List(fields.Nested(Entry), required=True)
+    reward = fields.Nested(Reward, load_default=dict)
+
+
 EVENTS = {
     cls.__name__: cls
     for cls in (
@@ -212,8 +337,26 @@ EVENTS = {
         ArtefactOfPowerGained,
         CommandTraitGained,
         QuestBegun,
+        FactionsImported,
+        FactionDefined,
+        ProfileDefined,
+        ArtefactDefined,
+        TerritoryDefined,
+        QuestDefined,
     )
 }
+
+# The events only the organiser records: the campaign's own content.
+ORGANISER_EVENTS = frozenset(
+    (
+        "FactionsImported",
+        "FactionDefined",
+        "ProfileDefined",
+        "ArtefactDefined",
+        "TerritoryDefined",
+        "QuestDefined",
+    )
+)
 
 
 def discarded_named(data: dict) -> dict:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from tracker.errors import InvalidEvent
 from tracker.systems.base import GameSystem, load_json
-from tracker.systems.warcry import rules, tables, views, words
-from tracker.systems.warcry.schemas import EVENTS, UPCASTERS, Settings
+from tracker.systems.warcry import packs, rules, tables, views, words
+from tracker.systems.warcry.schemas import EVENTS, ORGANISER_EVENTS, UPCASTERS, Settings
 
 
 class Warcry(GameSystem):
     name = "warcry"
     title = "Warcry campaign"
     events = EVENTS
+    organiser_events = ORGANISER_EVENTS
     settings_schema = Settings
     side_field = "warband"
     upcasters = UPCASTERS
@@ -63,6 +64,13 @@ class Warcry(GameSystem):
         if type(named) is int and named == tables.FIRST_RULES:
             del settings["rules"]
         return settings
+
+    def content_events(self, document, source: str = "") -> list[dict]:
+        """A warcry_data file: its factions and profiles, one `FactionsImported`."""
+        return [{"type": "FactionsImported", "data": packs.factions_imported(document, source)}]
+
+    def roster_events(self, state: dict, roster: dict, founding: dict) -> list[dict]:
+        return packs.roster_events(state, roster, founding)
 
     # -- the fold and reading --------------------------------------------------------------
 

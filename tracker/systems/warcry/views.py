@@ -32,6 +32,7 @@ __all__ = [
     "profiles",
     "public_state",
     "report",
+    "stat_line",
     "tables",
     "trait_bearers",
     "visible_state",
@@ -103,6 +104,18 @@ def public_state(state) -> dict:
         ],
         "archived_battles": len(state["battle_ids"]) - len(state["battles"]),
     }
+
+
+STATS = ("movement", "toughness", "wounds", "weapons")
+
+
+def stat_line(state, wb, fighter) -> dict | None:
+    """The stat line and weapons of a fighter's profile, as the campaign's content holds it
+    now, or None when its profile gives none (a custom fighter, or a profile without)."""
+    profile = profiles(state, wb).get(fighter.get("profile")) if fighter.get("profile") else None
+    if not profile or not any(profile.get(key) for key in STATS):
+        return None
+    return {key: profile.get(key) for key in STATS}
 
 
 def artefact_takers(state, wb) -> list[str]:

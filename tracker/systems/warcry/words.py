@@ -245,3 +245,61 @@ def _fighter_corrected(state, d, wb):
     if d["points"] is not None and d["points"] != was.get("points"):
         changes.append(f"{was.get('points')} points corrected to {d['points']}")
     return f"{possessive(wb.get('name', d['warband']))} {old}: " + " and ".join(changes)
+
+
+# -- the campaign's own content -----------------------------------------------------------------
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@says("FactionsImported")
+def _factions_imported(state, d, wb):
+    factions = d["factions"]
+    profiles_ = sum(len(f["profiles"]) for f in factions.values())
+    names = ", ".join(f["name"] for f in factions.values())
+    source = f" from {d['source']}" if d["source"] else ""
+    return (
+        f"The organiser imported {_count(len(factions), 'faction')} "
+        f"({_count(profiles_, 'fighter profile')}){source}: {names}"
+    )
+
+
+@says("FactionDefined")
+def _faction_defined(state, d, wb):
+    return f"The organiser set out the faction {d['name']} (runemark {d['runemark']})"
+
+
+def _stat_words(d) -> str:
+    stats = [
+        f"{label} {d[key]}"
+        for label, key in (("move", "movement"), ("toughness", "toughness"), ("wounds", "wounds"))
+        if d.get(key) is not None
+    ]
+    return (", " + ", ".join(stats)) if stats else ""
+
+
+@says("ProfileDefined")
+def _profile_defined(state, d, wb):
+    faction = (state["content"].get("factions") or {}).get(d["faction"], {})
+    return (
+        f"The organiser set out the {faction.get('name', d['faction'])} profile {d['name']}: "
+        f"{', '.join(d['runemarks'])}, {d['points']} points{_stat_words(d)}"
+    )
+
+
+@says("ArtefactDefined")
+def _artefact_defined(state, d, wb):
+    title = state["content"]["quests"].get(d["quest"], {}).get("title", d["quest"])
+    return f"The organiser set out the artefact of power {d['name']} of the quest {title}"
+
+
+@says("TerritoryDefined")
+def _territory_defined(state, d, wb):
+    return f"The organiser set out the territory {d['name']}"
+
+
+@says("QuestDefined")
+def _quest_defined(state, d, wb):
+    return f"The organiser set out the quest {d['title']} (runemark {d['runemark']})"
