@@ -209,27 +209,34 @@ def run(work_dir: Path, rounds: int = 5, options: tuple = ()) -> tuple[Figure, d
     return figure, details
 
 
-def refetching(work_dir: Path, rounds: int = 2) -> list[tuple[str, dict]]:
-    """The side where every stream fetches its page on each version, on today's server and
-    the old one (bench/serve.py --old-server) up at once, each on a copy of one database,
-    `rounds` rounds, the server going first taking turns: (server, side) in the order run."""
-    db = _fresh(work_dir, "refetch-new.db")
+SERVERS = (("new", ()), ("old", ("--old-server",)))
+
+
+def refetching(work_dir: Path, rounds: int = 2, compared=SERVERS) -> list[tuple[str, dict]]:
+    """The side where every stream fetches its page on each version, on each server of
+    `compared` ((name, bench/serve.py options): today's and the old one, by default) up at
+    once, each on a copy of one database, `rounds` rounds, the server going first taking
+    turns: (server, side) in the order run."""
+    db = _fresh(work_dir, "refetch-0.db")
     token = _seed(db)
-    old = _fresh(work_dir, "refetch-old.db")
-    source, copy = sqlite3.connect(db), sqlite3.connect(old)
-    source.backup(copy)
-    source.close()
-    copy.close()
+    paths = [db]
+    for n in range(1, len(compared)):
+        paths.append(_fresh(work_dir, f"refetch-{n}.db"))
+        source, copy = sqlite3.connect(db), sqlite3.connect(paths[-1])
+        source.backup(copy)
+        source.close()
+        copy.close()
     servers, logs, measured = {}, [], []
     try:
-        for name, path, options in (("new", db, ()), ("old", old, ("--old-server",))):
+        for (name, options), path in zip(compared, paths):
             port = _port()
             logs.append(open(work_dir / f"refetch-{name}.log", "wb"))
             servers[name] = (port, serve(path, port, logs[-1], *options))
         for port, _ in servers.values():
             _side(port, token, 0)  # warm
+        names = [name for name, _ in compared]
         for n in range(rounds):
-            for name in ("new", "old") if n % 2 == 0 else ("old", "new"):
+            for name in names if n % 2 == 0 else names[::-1]:
                 measured.append((name, _side(servers[name][0], token, STREAMS, refetch=True)))
     finally:
         for _, server in servers.values():
@@ -259,11 +266,19 @@ def main() -> None:
         action="store_true",
         help="only the side where every stream fetches its page, on both servers at once",
     )
+    parser.add_argument(
+        "--threads",
+        type=lambda text: [int(n) for n in text.split(",")],
+        help="with --refetching: today's server with each of these thread counts (8,16,32)",
+    )
     args = parser.parse_args()
     work = ROOT / "bench" / ".cache"
     work.mkdir(parents=True, exist_ok=True)
     if args.refetching:
-        for name, values in refetching(work):
+        compared = SERVERS
+        if args.threads:
+            compared = [(f"{n} threads", ("--threads", str(n))) for n in args.threads]
+        for name, values in refetching(work, compared=compared):
             print(
                 f"- {name} server, streams that fetch their page on each version: {shown(values)}"
             )

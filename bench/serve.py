@@ -73,12 +73,15 @@ def main() -> None:
         help="gthread worker, 64 threads, access log on: the settings before streams held "
         "no thread",
     )
+    parser.add_argument("--threads", type=int, help="request threads a worker (serve's --threads)")
     args = parser.parse_args()
     app = create_app({"DATABASE": args.db})
     # The same gunicorn settings as `manage.py serve` (tracker/web/server.py).
     options = settings(f"127.0.0.1:{args.port}", args.workers)
     if args.old_server:
         options.update(OLD)
+    if args.threads:
+        options["threads"] = args.threads
     _Gunicorn(noop_app(app), options).run()
 
 

@@ -206,11 +206,17 @@ def init_command(db):
     "--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Worker processes."
 )
 @click.option(
+    "--threads",
+    default=None,
+    type=click.IntRange(1, 256),
+    help="Request threads a worker (default 8; an open live page holds none).",
+)
+@click.option(
     "--access-log",
     is_flag=True,
     help="Write a line for each request to standard output (off: it costs every request).",
 )
-def serve_command(db, host, port, workers, access_log):
+def serve_command(db, host, port, workers, threads, access_log):
     """Serve the web app with gunicorn; an empty database first gets the sample campaigns."""
     path = config.db_path(db)
     shown = describe(path) if is_url(path) else path  # never a password on the screen
@@ -221,7 +227,7 @@ def serve_command(db, host, port, workers, access_log):
             count = load_samples(service)
             click.echo(f"loaded {count} sample campaigns into {shown}")
     from tracker.web import create_app
-    from tracker.web.server import run
+    from tracker.web.server import THREADS, run
 
     try:
         app = create_app({"DATABASE": path})
@@ -229,7 +235,7 @@ def serve_command(db, host, port, workers, access_log):
         fail(f"cannot serve: {error}")
     click.echo(f"serving the tracker on http://{address}/ (database {shown})")
     try:
-        run(app, host, port, workers, access_log)
+        run(app, host, port, workers, access_log, threads or THREADS)
     except OSError as error:
         fail(f"cannot serve on {address}: {error.strerror or error}")
 

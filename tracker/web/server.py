@@ -144,14 +144,14 @@ class _HandingOff:
 THREADS = 8
 
 
-def settings(bind: str, workers: int, access_log: bool = False) -> dict:
+def settings(bind: str, workers: int, access_log: bool = False, threads: int = THREADS) -> dict:
     """gunicorn's settings for the tracker (the bench serves with the same). The access log
     is off unless asked for: writing it on each request's path costs every request."""
     return {
         "bind": bind,
         "workers": workers,
         "worker_class": StreamingWorker,
-        "threads": THREADS,
+        "threads": threads,
         "accesslog": "-" if access_log else None,
         "logger_class": RedactingLogger,
         "timeout": 60,
@@ -163,5 +163,5 @@ def settings(bind: str, workers: int, access_log: bool = False) -> dict:
     }
 
 
-def run(app, host: str, port: int, workers: int = 2, access_log: bool = False) -> None:
-    _Gunicorn(app, settings(f"{host}:{port}", workers, access_log)).run()
+def run(app, host: str, port: int, workers: int = 2, access_log=False, threads=THREADS) -> None:
+    _Gunicorn(app, settings(f"{host}:{port}", workers, access_log, threads)).run()
