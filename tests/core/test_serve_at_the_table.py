@@ -87,7 +87,9 @@ def served(monkeypatch, tmp_path):
     def serve(*args, addresses=("127.0.0.1", "192.168.1.20")):
         monkeypatch.setattr(network, "local_addresses", lambda: list(addresses))
         port = free_port()
-        result = CliRunner().invoke(cli.serve_command, ["--db", str(db), "--port", str(port), *args])
+        result = CliRunner().invoke(
+            cli.serve_command, ["--db", str(db), "--port", str(port), *args]
+        )
         assert result.exit_code == 0, result.output
         return result.output, port, calls
 
