@@ -35,9 +35,7 @@ def sign_up(page, name: str) -> None:
     page.click("button:has-text('Sign up')")
 
 
-def test_a_player_opens_a_group_link_signs_up_and_chooses_a_side_on_a_phone(
-    browser, server, shot
-):
+def test_a_player_opens_a_group_link_signs_up_and_chooses_a_side_on_a_phone(browser, server, shot):
     organiser_context, organiser = phone(browser)
     organiser.goto(server + "/signup")
     sign_up(organiser, "tablehost")

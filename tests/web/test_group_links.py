@@ -169,7 +169,7 @@ def test_a_code_made_before_codes_were_derived_is_not_shown_again(client, two, s
     assert "Its link was shown once, when it was made: renew it" in page
 
 
-@pytest.mark.parametrize("uses", ["1", "21", "two", ""])
+@pytest.mark.parametrize("uses", ["1", "21", "two", "", "²", "9" * 5000, "-3"])
 def test_a_group_link_for_too_few_or_too_many_players_is_refused_in_words(client, two, store, uses):
     before = counts(store)
     page = client.post("/c/c/members", data={"action": "group", "uses": uses})
@@ -205,3 +205,15 @@ def test_the_group_link_form_needs_its_csrf_token(app, client, two, store):
     before = counts(store)
     answer = client.post("/c/c/members", data={"action": "group", "uses": "2"})
     assert answer.status_code == 400 and counts(store) == before
+
+
+def test_the_api_makes_a_group_link_and_refuses_one_for_a_side_or_too_many(client, two, store):
+    made = client.post("/api/campaigns/c/invitations", json={"uses": 3})
+    assert made.status_code == 201 and made.json["uses"] == 3 and made.json["side"] is None
+    (group,) = Accounts(store).invitations("c")
+    assert group["uses"] == 3 and made.json["link"].endswith("/join/" + group["code"])
+    before = counts(store)
+    for body in ({"uses": 2, "side": "iron"}, {"uses": 21}, {"uses": 2.5}, {"uses": "2"}):
+        answer = client.post("/api/campaigns/c/invitations", json=body)
+        assert answer.status_code in (400, 422) and answer.json["message"], body
+    assert counts(store) == before

@@ -607,7 +607,7 @@ def _make_invitation(cid: str, action: str, side: str | None, sides: dict) -> st
     the players it has not let in yet)."""
     if action == "group":
         text = request.form.get("uses", "").strip()
-        uses = int(text) if text.isdigit() else 0
+        uses = int(text) if text.isdecimal() and len(text) <= 3 else 0
         if uses < 2:
             raise AccountError(
                 f"a group link lets in {GROUP_USES[0]} to {GROUP_USES[-1]} players: "
@@ -628,7 +628,7 @@ def _make_invitation(cid: str, action: str, side: str | None, sides: dict) -> st
 
 
 def _number(text: str | None) -> int:
-    if not text or not text.isdigit():
+    if not text or not text.isdecimal() or len(text) > 18:
         abort(400, "which one? the form lacks its number; reload the page")
     return int(text)
 
