@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from tracker import config, webhooks
+from tracker import lan as network
 from tracker.accounts import Accounts
 from tracker.errors import TrackerError
 from tracker.permissions import seat
@@ -194,7 +195,17 @@ def init_command(db):
 
 @click.command("serve")
 @db_option
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    default=None,
+    help="Address to listen on (default: 127.0.0.1, this machine only; with --lan, 0.0.0.0).",
+)
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Serve the phones at the table: listen on the local network and print the "
+    "address to open on them, with its QR code.",
+)
 @click.option(
     "--port",
     default=5000,
@@ -216,8 +227,10 @@ def init_command(db):
     is_flag=True,
     help="Write a line for each request to standard output (off: it costs every request).",
 )
-def serve_command(db, host, port, workers, threads, access_log):
+def serve_command(db, host, port, workers, threads, access_log, lan):
     """Serve the web app with gunicorn; an empty database first gets the sample campaigns."""
+    if host is None:
+        host = network.EVERY_ADDRESS if lan else "127.0.0.1"
     path = config.db_path(db)
     shown = describe(path) if is_url(path) else path  # never a password on the screen
     address = _address(host, port)
@@ -234,10 +247,22 @@ def serve_command(db, host, port, workers, threads, access_log):
     except ValueError as error:
         fail(f"cannot serve: {error}")
     click.echo(f"serving the tracker on http://{address}/ (database {shown})")
+    if lan:
+        _announce(network.choose(network.local_addresses()), port, host)
     try:
         run(app, host, port, workers, access_log, threads or THREADS)
     except OSError as error:
         fail(f"cannot serve on {address}: {error.strerror or error}")
+
+
+def _announce(address: str | None, port: int, host: str) -> None:
+    """The address to open on the phones at the table, and its QR code where the terminal
+    can draw it."""
+    for line in network.announce(address, port, host):
+        try:
+            click.echo(line)
+        except UnicodeEncodeError:
+            click.echo("(this terminal cannot draw the QR code: type the address instead)")
 
 
 def _address(host: str, port: int) -> str:

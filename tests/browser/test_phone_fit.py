@@ -170,20 +170,31 @@ def test_the_pages_outside_a_campaign_fit_a_phone(browser, organiser, server):
     page, found = organiser, []
     page.goto(f"{server}/c/ember-crown-sample/members")
     page.click("button:has-text('Make an invitation')")
-    join = page.locator("code.token").inner_text()
+    join = page.locator("#invitation-link").inner_text()
     join = urlsplit(join).path
+    page.click("button:has-text('Make a group link')")
+    group = urlsplit(page.locator("#invitation-link").inner_text()).path
+    found += misfits(page, "site-members-new-group-link")
     for target, tag in (
+        ("/c/ember-crown-sample/members", "members-open-links"),
         ("/", "front"),
         ("/account", "account"),
         ("/api/docs", "api-docs"),
         (join, "join"),
+        (group, "join-group"),
         ("/c/no-such-campaign/", "not-found"),
     ):
         page.goto(server + target)
         found += misfits(page, "site-" + tag)
     newcomer = browser.new_context()
     fresh = newcomer.new_page()
-    for target, tag in (("/", "front"), ("/login", "login"), ("/signup", "signup"), (join, "join")):
+    for target, tag in (
+        ("/", "front"),
+        ("/login", "login"),
+        ("/signup", "signup"),
+        (join, "join"),
+        (group, "join-group"),
+    ):
         fresh.goto(server + target)
         found += misfits(fresh, "newcomer-" + tag)
     newcomer.close()

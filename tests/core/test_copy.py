@@ -29,6 +29,7 @@ def samples(tmp_path):
     first = store.campaigns()[0].id
     accounts.add_member(first, nemo, "organiser")
     accounts.invite(first, nemo, side=None)
+    accounts.invite(first, nemo, uses=3)  # a group link, shown again from the copy too
     accounts.create_token(nemo, "phone")
     accounts.set_public(first, False)
     accounts.secret()  # the session cookies' secret, made on first use
@@ -68,6 +69,10 @@ def _accounts_came_along(old: Accounts, new: Accounts, first: str) -> None:
     assert new.secret() == old.secret()
     later = new.sign_up("Later", PASSWORD)  # ids go on past the copied ones
     assert later.id > nemo.id
+    (group,) = [i for i in new.invitations(first) if i["uses"] == 3]
+    assert new.accept(group["code"], later).role == "player"
+    assert [i["joined"] for i in new.invitations(first) if i["id"] == group["id"]] == [1]
+    assert new.invite(first, nemo, uses=2) in {i["code"] for i in new.invitations(first)}
 
 
 def test_a_copy_into_a_database_that_is_not_empty_is_refused_in_one_line(samples, pg_url):

@@ -22,7 +22,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 from wtforms.validators import ValidationError
 
 from tracker import systems
-from tracker.accounts import OverLimit, SeatRefused
+from tracker.accounts import GROUP_USES, OverLimit, SeatRefused
 from tracker.dice import Dice, Drawn
 from tracker.errors import (
     BatchError,
@@ -227,12 +227,22 @@ class VerifySchema(Schema):
 
 class InvitationInSchema(Schema):
     side = fields.Str(load_default=None, allow_none=True)
+    uses = fields.Integer(
+        strict=True,
+        load_default=1,
+        validate=validate.Range(min=1, max=GROUP_USES[-1]),
+        metadata={
+            "description": "players it lets in: more than 1 makes a group link, "
+            "for no side (each player chooses a free one on the join page)"
+        },
+    )
 
 
 class InvitationSchema(Schema):
     code = fields.Str(required=True)
     link = fields.Str(required=True)
     side = fields.Str(allow_none=True, required=True)
+    uses = fields.Integer(required=True)
 
 
 class MembershipSchema(Schema):
@@ -735,8 +745,10 @@ def export(campaign):
 @blp.response(201, InvitationSchema)
 @errors(400, 401, 403, 404, 409)
 def invite(body, campaign):
-    """The organiser makes an invitation code (shown once), for a side or for a new one; a
-    side that a member plays already is not offered again (409)."""
+    """The organiser makes an invitation code, for a side or for a new one, or with `uses`
+    a group link for that many players (each chooses a free side on the join page; through
+    the API, a group link's player joins without a side); a side that a member plays
+    already is not offered again (409)."""
     policy().require_organiser(campaign, "invite players")
     side = body.get("side")
     view = service().state(campaign)
@@ -747,8 +759,16 @@ def invite(body, campaign):
             f"there is no side {side!r} in this campaign",
             errors={"side": ["unknown side"]},
         )
-    code = accounts().invite(campaign, current_user(), side, sides)
-    return {"code": code, "link": url_for("auth.join", code=code, _external=True), "side": side}
+    uses = body["uses"]
+    if uses > 1 and side is not None:
+        _fail(
+            400,
+            "a group link is for no side: each player chooses a free one when joining",
+            errors={"side": ["a group link has no side"]},
+        )
+    code = accounts().invite(campaign, current_user(), side, sides, uses)
+    link = url_for("auth.join", code=code, _external=True)
+    return {"code": code, "link": link, "side": side, "uses": uses}
 
 
 @blp.route("/invitations/<code>", methods=["POST"])

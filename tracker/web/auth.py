@@ -136,17 +136,28 @@ def join(code):
     if request.method == "POST":
         if user is None:
             raise Unauthenticated("join a campaign")
+        invited = _invited(code)
+        side = request.form.get("side", "").strip() or None
+        if invited is not None and invited["group"] and side is not None:
+            if side not in invited["sides"]:
+                return render_template(
+                    "join.html",
+                    code=code,
+                    invited=invited,
+                    refusal="there is no such side in this campaign: choose one of those "
+                    "offered; nothing was changed",
+                ), 422
         try:
-            member = accounts().accept(code, user, sides=side_names)
+            member = accounts().accept(code, user, sides=side_names, side=side)
         except SeatRefused as refused:
-            invited = _invited(code)
             return render_template(
-                "join.html", code=code, invited=invited, refusal=refused.message
+                "join.html", code=code, invited=_invited(code), refusal=refused.message
             ), 409
         except AccountError as failure:
             return render_template("error.html", title="Invitation", message=failure.message), 410
         hooks.member_joined(member.campaign, user, member.side)
-        flash("You joined the campaign" + (f" and play {member.side}." if member.side else "."))
+        plays = side_names(member.campaign).get(member.side, member.side)
+        flash("You joined the campaign" + (f" and play {plays}." if member.side else "."))
         return redirect(url_for("pages.dashboard", cid=member.campaign))
     return render_template("join.html", code=code, invited=_invited(code))
 
@@ -159,16 +170,24 @@ def side_names(campaign: str) -> dict[str, str]:
 
 def _invited(code: str) -> dict | None:
     """What the join page says of an open invitation: the campaign, its game, its organiser
-    and the side offered; None when the code is unknown, used or expired."""
+    and the side offered, or for a group link the sides still free to choose from and the
+    places left; None when the code is unknown, used or expired."""
     found = accounts().invitation(code)
     if found is None:
         return None
     view = service().state(found["campaign"])
-    organisers = [m.user.name for m in accounts().members(view.campaign) if m.role == "organiser"]
+    members = accounts().members(view.campaign)
+    organisers = [m.user.name for m in members if m.role == "organiser"]
+    sides = view.system.sides(view.state)
+    played = {m.side for m in members if m.side}
     side = found["side"]
     return {
         "name": view.name,
         "game": view.system.title,
         "organisers": organisers,
-        "side": view.system.sides(view.state).get(side, side) if side else None,
+        "side": sides.get(side, side) if side else None,
+        "group": found["uses"] > 1,
+        "left": found["uses"] - found["joined"],
+        "sides": sides,
+        "free": {sid: name for sid, name in sides.items() if sid not in played},
     }

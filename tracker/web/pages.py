@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 import msgspec
+import segno
 from flask import (
     Blueprint,
     abort,
@@ -29,7 +30,13 @@ from jinja2 import TemplateNotFound
 from markupsafe import Markup, escape
 
 from tracker import stats, systems
-from tracker.accounts import CAMPAIGNS_PER_ACCOUNT_DAY, OverLimit, SeatRefused
+from tracker.accounts import (
+    CAMPAIGNS_PER_ACCOUNT_DAY,
+    GROUP_USES,
+    AccountError,
+    OverLimit,
+    SeatRefused,
+)
 from tracker.campaign import CORE_EVENTS, Entry, slug
 from tracker.dice import Dice
 from tracker.errors import (
@@ -84,6 +91,7 @@ def init_app(app):
     app.jinja_env.globals["combinations"] = itertools.combinations
 
     app.template_filter("data_json")(data_json)
+    app.template_filter("qr_code")(qr_code)
 
     @app.template_filter("in_fours")
     def in_fours(head: str) -> str:
@@ -103,6 +111,12 @@ def data_json(data) -> Markup:
     """An event's data as indented JSON, escaped for HTML (msgspec's encoder: a page of the
     audit log shows a page of these)."""
     return escape(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
+
+
+def qr_code(text: str) -> str:
+    """A QR code of `text` as an SVG data URI, for an <img> (the page's policy allows
+    data: images, never inline script)."""
+    return segno.make(text, error="m").svg_data_uri(scale=4, border=2, light="#fff")
 
 
 def _not_found(message: str):
@@ -552,7 +566,8 @@ def _changed_meanwhile(conflict: Conflict) -> str:
 def members(cid):
     ctx = context(cid)
     member = ctx["member"]
-    invitation, refusal = None, None
+    organiser = member is not None and member.role == "organiser"
+    invitation, refusal, status = None, None, 200
     sides = ctx["system"].sides(ctx["state"])
     if request.method == "POST":
         policy().require_organiser(cid, "invite players or change who may see the campaign")
@@ -564,33 +579,56 @@ def members(cid):
             if action in MEMBER_ACTIONS:
                 flash(MEMBER_ACTIONS[action](cid, ctx, side))
                 return redirect(url_for("pages.members", cid=cid))
-            if action == "renew":
-                number = _number(request.form.get("invitation"))
-                found = [i for i in accounts().invitations(cid) if i["id"] == number]
-                side = found[0]["side"] if found else None
-                invitation = accounts().invite(cid, current_user(), side, sides)
-                accounts().revoke_invitation(cid, number)
-            else:
-                invitation = accounts().invite(cid, current_user(), side, sides)
+            invitation = _make_invitation(cid, action, side, sides)
         except SeatRefused as refused:
-            refusal = refused.message
+            refusal, status = refused.message, 409
+        except AccountError as refused:
+            refusal, status = refused.message, 422
     listed = accounts().members(cid)
     return render_template(
         "members.html",
         members=listed,
         players={m.side: m.user.name for m in listed if m.side},
-        invitations=accounts().invitations(cid),
+        invitations=accounts().invitations(cid) if organiser else [],
         public=accounts().is_public(cid),
-        organiser=member is not None and member.role == "organiser",
+        organiser=organiser,
         invitation=invitation,
         refusal=refusal,
+        group_uses=GROUP_USES,
+        free=[sid for sid in sides if sid not in {m.side for m in listed}],
         page="members",
         **ctx,
-    ), 409 if refusal else 200
+    ), status
+
+
+def _make_invitation(cid: str, action: str, side: str | None, sides: dict) -> str:
+    """A new invitation's code: for one player (`invite`), for a group (`group`, with its
+    number of uses), or in place of an open one (`renew`: the same side, or a group link for
+    the players it has not let in yet)."""
+    if action == "group":
+        text = request.form.get("uses", "").strip()
+        uses = int(text) if text.isdecimal() and len(text) <= 3 else 0
+        if uses < 2:
+            raise AccountError(
+                f"a group link lets in {GROUP_USES[0]} to {GROUP_USES[-1]} players: "
+                "say how many; nothing was made"
+            )
+        return accounts().invite(cid, current_user(), None, sides, uses)
+    if action == "renew":
+        number = _number(request.form.get("invitation"))
+        found = [i for i in accounts().invitations(cid) if i["id"] == number]
+        if not found:
+            raise AccountError("that invitation is no longer open: nothing was renewed")
+        old = found[0]
+        uses = max(GROUP_USES[0], old["uses"] - old["joined"]) if old["uses"] > 1 else 1
+        code = accounts().invite(cid, current_user(), old["side"], sides, uses)
+        accounts().revoke_invitation(cid, number)
+        return code
+    return accounts().invite(cid, current_user(), side, sides)
 
 
 def _number(text: str | None) -> int:
-    if not text or not text.isdigit():
+    if not text or not text.isdecimal() or len(text) > 18:
         abort(400, "which one? the form lacks its number; reload the page")
     return int(text)
 
