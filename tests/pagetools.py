@@ -53,6 +53,17 @@ def member(app, campaign, name, side=None, role="player"):
     return client
 
 
+def unseat(app, campaign, name):
+    """The member `name` of `campaign` plays no side any more (its seat is free)."""
+    from tracker.accounts import Accounts
+    from tracker.store import Store
+
+    store = Store(app.config["DATABASE"])
+    accounts = Accounts(store)
+    accounts.set_side(campaign, accounts.by_name(name), None)
+    store.close()
+
+
 def event_forms(response) -> list[dict]:
     """Every form of the page that posts an event: its fields as a browser would send them
     untouched (hidden and text boxes by value, a select by its selected or first option,

@@ -3,7 +3,17 @@
 import re
 
 import pytest
-from pagetools import defaults_refused, event_forms, form, member, posts, start_form, text, version
+from pagetools import (
+    defaults_refused,
+    event_forms,
+    form,
+    member,
+    posts,
+    start_form,
+    text,
+    unseat,
+    version,
+)
 
 from tracker import config
 
@@ -743,6 +753,9 @@ def test_a_player_sees_the_forms_of_its_own_turn_and_the_others_see_whose_move_i
     assert not [side for _, side in posts(theirs) if side == "ann"]
     assert "It is Ann's move : Ann's player records it here." in text(theirs)
     assert posts(client.get("/c/h/play")) >= mine  # the organiser keeps every form
+    # Bo's seat is another member's: the organiser takes it once it is free.
+    assert client.post("/c/h/members", data={"action": "seat", "side": "bo"}).status_code == 409
+    unseat(app, "h", "bodil")
     assert client.post("/c/h/members", data={"action": "seat", "side": "bo"}).status_code == 302
     assert not [side for _, side in posts(client.get("/c/h/play")) if side == "ann"]
 

@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from pagetools import defaults_refused, form, member, post_form, posts, text, version
+from pagetools import defaults_refused, form, member, post_form, posts, text, unseat, version
 
 from tracker import config
 
@@ -592,6 +592,9 @@ def test_only_the_active_player_is_shown_its_actions_and_the_other_whose_move_it
     page = bob.get("/c/c/match")
     assert posts(page) == set() and "It is Alice's move : Alice acts." in text(page)
     assert ("ActionPhaseEnded", "alice") in posts(client.get("/c/c/match"))
+    # Bob's seat is another member's: the organiser takes it once it is free.
+    assert client.post("/c/c/members", data={"action": "seat", "side": "bob"}).status_code == 409
+    unseat(app, "c", "bobby")
     assert client.post("/c/c/members", data={"action": "seat", "side": "bob"}).status_code == 302
     assert posts(client.get("/c/c/match")) == set()  # an organiser in Bob's seat plays Bob
     refused = post_form(bob, "/c/c/match", svc, "ActionPhaseEnded", player="alice")

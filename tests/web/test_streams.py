@@ -167,3 +167,21 @@ def test_slots_are_counted_per_address_per_account_and_in_all():
     slots.give_back("a", None)
     assert slots.take("e", None) is None
     assert slots.held() == 5
+
+
+def test_a_burst_of_versions_is_told_once_the_newest_after_the_streams_quiet_time(rights):
+    told = Announcer(rights, beat=5.0, retry_ms=1000, spacing=0.4)
+    try:
+        page = hand(told, since=0, newest=0)
+        page.until(": watching")
+        started = time.monotonic()
+        told.heard({"c": 1})
+        page.until("data: 1")
+        assert time.monotonic() - started < 0.3  # a quiet campaign's first version: at once
+        told.heard({"c": 2})
+        told.heard({"c": 3})
+        text = page.until("data: 3", 3.0)
+        assert time.monotonic() - started >= 0.35  # held for the stream's quiet time
+        assert "data: 2" not in text  # the burst is told once, its newest version
+    finally:
+        told.stop()

@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 LIVE_SECONDS = 300.0
 BEAT_SECONDS = 15.0
 RETRY_MS = 1000
+# The least time between two versions told to one stream (seconds): a burst of appends makes
+# each open page fetch itself at most once a second, not once for each append.
+SPACING_SECONDS = 1.0
 # How long the poller waits for the store to say something may have changed, at most.
 POLL_SECONDS = 1.0
 
@@ -56,6 +59,7 @@ def init_app(app) -> None:
     app.register_blueprint(bp)
     app.config.setdefault("LIVE_SECONDS", LIVE_SECONDS)
     app.config.setdefault("LIVE_BEAT_SECONDS", BEAT_SECONDS)
+    app.config.setdefault("LIVE_SPACING", SPACING_SECONDS)
     app.config.setdefault("LIVE_PER_ADDRESS", PER_ADDRESS)
     app.config.setdefault("LIVE_PER_ACCOUNT", PER_ACCOUNT)
     app.config.setdefault("LIVE_PER_PROCESS", PER_PROCESS)
@@ -225,7 +229,10 @@ def announcer(app) -> Announcer:
         kept = app.extensions.get("tracker.announcer")
         if kept is None or kept[0] is not live:
             path = app.config["DATABASE"]
-            told = Announcer(_Readers(path), app.config["LIVE_BEAT_SECONDS"], RETRY_MS)
+            config = app.config
+            told = Announcer(
+                _Readers(path), config["LIVE_BEAT_SECONDS"], RETRY_MS, config["LIVE_SPACING"]
+            )
             live.listen(told.heard)
             _announcers.add(told)
             kept = app.extensions["tracker.announcer"] = (live, told)

@@ -10,6 +10,10 @@ ended. An idle stream costs a socket and a small record, not a thread.
 Limits keep one client from taking them all: streams per client address, per account and in
 all, counted in this process; a stream takes its slot when let in and gives it back when it
 ends, however it ends.
+
+A stream tells at most one version each `spacing` seconds: a version that comes sooner is
+held and told, the newest of them, when the time is up. A quiet campaign's first version is
+told at once; a burst of appends costs each open page one fetch of itself, not one for each.
 """
 
 from __future__ import annotations
@@ -102,12 +106,24 @@ class Listener:
     """One stream the announcer holds: its socket, its campaign, the last version it told,
     who reads it, when it next beats and when it ends."""
 
-    __slots__ = ("sock", "campaign", "last", "reader", "deadline", "beat_at", "done")
+    __slots__ = (
+        "sock",
+        "campaign",
+        "last",
+        "reader",
+        "deadline",
+        "beat_at",
+        "quiet_until",
+        "owed",
+        "done",
+    )
 
     def __init__(self, sock: socket.socket, campaign: str, last: int, reader, deadline: float):
         self.sock, self.campaign, self.last, self.reader = sock, campaign, last, reader
         self.deadline = deadline
         self.beat_at = 0.0
+        self.quiet_until = 0.0  # no version is told before then
+        self.owed = 0  # the newest version held back meanwhile
         # Called once when the stream ends, however it ends (gives back its slot and watch).
         self.done = None
 
@@ -116,10 +132,13 @@ class Announcer:
     """The one thread of a process that writes every handed-off stream.
 
     `may_read(reader, campaign)` is asked before a version is told (once for all the streams
-    of one reader on one campaign); `beat` is how often a quiet stream says it is there."""
+    of one reader on one campaign); `beat` is how often a quiet stream says it is there;
+    `spacing` the least time between two versions told to one stream."""
 
-    def __init__(self, may_read, beat: float, retry_ms: int):
+    def __init__(self, may_read, beat: float, retry_ms: int, spacing: float = 0.0):
         self.may_read, self.beat, self.retry_ms = may_read, beat, retry_ms
+        self.spacing = spacing
+        self._owing: set[Listener] = set()  # streams holding a version back
         self._lock = threading.Lock()
         self._arrived: list[tuple[Listener, int]] = []
         self._versions: dict[str, int] = {}
@@ -176,8 +195,9 @@ class Announcer:
     def _run(self) -> None:
         due = time.monotonic() + self.beat
         while True:
+            soonest = min([due] + [listener.quiet_until for listener in self._owing])
             try:
-                events = self._selector.select(max(0.0, min(due - time.monotonic(), 1.0)))
+                events = self._selector.select(max(0.0, min(soonest - time.monotonic(), 1.0)))
             except OSError:
                 log.exception("the announcer's selector failed")
                 time.sleep(0.1)
@@ -195,6 +215,8 @@ class Announcer:
                 self._open(listener, newest)
             if versions:
                 self._tell(versions)
+            if self._owing:
+                self._tell_owed()
             if stopping:
                 self._end_all()
                 return
@@ -227,20 +249,40 @@ class Announcer:
     def _tell(self, versions: dict[str, int], only: Listener | None = None) -> None:
         for campaign, version in versions.items():
             listeners = [only] if only else list(self._by_campaign.get(campaign, ()))
-            verdicts: dict = {}
-            for listener in listeners:
-                if version <= listener.last:
-                    continue
-                key = _reader_key(listener.reader)
-                if key not in verdicts:
-                    verdicts[key] = self._may_read(listener.reader, campaign)
-                if not verdicts[key]:
-                    self._end(listener, bye=True)
-                    continue
-                listener.last = version
-                text = f"id: {version}\nevent: version\ndata: {version}\n\n"
-                if self._send(listener, text.encode()):
-                    listener.beat_at = time.monotonic() + self.beat
+            self._tell_each(campaign, [(listener, version) for listener in listeners])
+
+    def _tell_owed(self) -> None:
+        """Tell the versions held back whose streams' quiet time is over."""
+        now = time.monotonic()
+        due: dict[str, list] = {}
+        for listener in [each for each in self._owing if each.quiet_until <= now]:
+            self._owing.discard(listener)
+            due.setdefault(listener.campaign, []).append((listener, listener.owed))
+        for campaign, pairs in due.items():
+            self._tell_each(campaign, pairs)
+
+    def _tell_each(self, campaign: str, pairs: list) -> None:
+        """Tell each (listener, version) its version, asking once a reader whether it may."""
+        verdicts: dict = {}
+        now = time.monotonic()
+        for listener, version in pairs:
+            if version <= listener.last:
+                continue
+            if now < listener.quiet_until:
+                listener.owed = max(listener.owed, version)
+                self._owing.add(listener)
+                continue
+            key = _reader_key(listener.reader)
+            if key not in verdicts:
+                verdicts[key] = self._may_read(listener.reader, campaign)
+            if not verdicts[key]:
+                self._end(listener, bye=True)
+                continue
+            listener.last = version
+            text = f"id: {version}\nevent: version\ndata: {version}\n\n"
+            if self._send(listener, text.encode()):
+                listener.beat_at = now + self.beat
+                listener.quiet_until = now + self.spacing
 
     def _may_read(self, reader, campaign: str) -> bool:
         try:
@@ -294,6 +336,7 @@ class Announcer:
                 )
             except OSError:
                 pass
+        self._owing.discard(listener)
         try:
             self._selector.unregister(listener.sock)
         except (KeyError, ValueError):
