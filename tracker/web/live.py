@@ -27,7 +27,7 @@ from tracker.errors import NotFound
 from tracker.permissions import Policy
 from tracker.store import Store, is_url
 from tracker.web.context import current_user, kept_store, policy, store
-from tracker.web.streams import Announcer, Listener, Refusal, Slots
+from tracker.web.streams import RETRY_AFTER, Announcer, Listener, Refusal, Slots
 
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
@@ -60,6 +60,8 @@ def init_app(app) -> None:
     app.config.setdefault("LIVE_SECONDS", LIVE_SECONDS)
     app.config.setdefault("LIVE_BEAT_SECONDS", BEAT_SECONDS)
     app.config.setdefault("LIVE_SPACING", SPACING_SECONDS)
+    # How often a page whose stream was refused fetches itself instead (seconds).
+    app.config.setdefault("LIVE_SLOW_SECONDS", RETRY_AFTER)
     app.config.setdefault("LIVE_PER_ADDRESS", PER_ADDRESS)
     app.config.setdefault("LIVE_PER_ACCOUNT", PER_ACCOUNT)
     app.config.setdefault("LIVE_PER_PROCESS", PER_PROCESS)

@@ -190,7 +190,7 @@ root.querySelectorAll("button[data-copy]").forEach(function (button) {
     slow = window.setInterval(function () {
       var live = document.getElementById("live");
       if (live && !document.hidden) htmx.trigger(live, "sse:version");
-    }, 30000);
+    }, 1000 * (parseInt(document.getElementById("live-slow").dataset.seconds, 10) || 30));
     slowNote(true);
   });
   document.addEventListener("htmx:sseOpen", function (event) {
