@@ -3,25 +3,14 @@ says so and looks for news on its own, more slowly. In Chromium at 390 px, again
 whose limit lets no stream in."""
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
+from serving import served
 
-from tracker import config
 from tracker.dice import SeededRoller
 from tracker.service import Service
 from tracker.store import Store
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -29,26 +18,15 @@ def crowded(tmp_path_factory):
     """The samples served with room for no stream from any address."""
     folder = tmp_path_factory.mktemp("crowded")
     database = folder / "t.db"
-    port = free_port()
-    log = open(folder / "server.log", "wb")
-    process = subprocess.Popen(
-        [sys.executable, str(config.ROOT / "manage.py"), "serve", "--db", str(database)]
-        + ["--port", str(port), "--workers", "1"],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "TRACKER_LIVE_PER_ADDRESS": "0", "TRACKER_LIVE_SLOW_SECONDS": "3"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(url + "/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield url, database
-    process.terminate()
-    process.wait(timeout=30)
-    log.close()
+    env = {**os.environ, "TRACKER_LIVE_PER_ADDRESS": "0", "TRACKER_LIVE_SLOW_SECONDS": "3"}
+    with (
+        open(folder / "server.log", "wb") as log,
+        served(database, workers=1, log=log, env=env) as (
+            url,
+            _,
+        ),
+    ):
+        yield url, database
 
 
 def test_a_page_refused_its_stream_says_so_and_refreshes_itself_slowly(crowded, browser, shot):

@@ -4,12 +4,10 @@ prints it with its QR code (the interfaces faked: a test sends nothing past loop
 
 import os
 import socket
-import subprocess
-import sys
-import time
 import urllib.request
 
 import pytest
+import serving
 from click.testing import CliRunner
 
 from tracker import cli, config
@@ -86,7 +84,7 @@ def served(monkeypatch, tmp_path):
 
     def serve(*args, addresses=("127.0.0.1", "192.168.1.20")):
         monkeypatch.setattr(network, "local_addresses", lambda: list(addresses))
-        port = free_port()
+        port = serving.free_port()
         result = CliRunner().invoke(
             cli.serve_command, ["--db", str(db), "--port", str(port), *args]
         )
@@ -123,45 +121,19 @@ def test_serve_without_lan_stays_on_this_machine_and_prints_no_code(served):
     assert calls == [("127.0.0.1", port)] and "Open http" not in output and "█" not in output
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_serve_leaves_an_empty_home_folder_and_working_folder_empty(tmp_path):
     home, work, data = tmp_path / "home", tmp_path / "work", tmp_path / "data"
     for folder in (home, work, data):
         folder.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env |= {"HOME": str(home), "TMPDIR": str(work)}
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [sys.executable, MANAGE, "serve", "--db", str(data / "t.db"), "--port", str(port)],
-        cwd=work,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(url + "/", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("the server did not start")
+    with serving.served(data / "t.db", env=env, cwd=work) as (url, _):
         for path in (
             "/c/ember-crown-sample/",
             "/signup",
             "/c/ember-crown-sample/pdf/roster?warband=ironjaws&paper=A4",
         ):
             urllib.request.urlopen(url + path, timeout=60).read()
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
     assert sorted(p.name for p in home.rglob("*")) == []
     assert sorted(p.name for p in work.rglob("*")) == []
     assert {p.name for p in data.iterdir()} <= {"t.db", "t.db-wal", "t.db-shm"}

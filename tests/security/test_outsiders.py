@@ -3,29 +3,21 @@ the hundred from one address and from many, a body far too large. Each is answer
 nothing is written, and the server keeps answering everyone else."""
 
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 
 import pytest
 from apiseed import seed
+from serving import served
 
-from tracker import config
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
 from tracker.store import Store
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
+def served_tracker(tmp_path_factory):
     """The tracker served as `serve` serves it, over a public campaign "c"."""
     folder = tmp_path_factory.mktemp("outsiders")
     database = str(folder / "t.db")
@@ -33,24 +25,8 @@ def served(tmp_path_factory):
     store = Store(database)
     Accounts(store).set_public("c", True)
     store.close()
-    port = free_port()
-    log = open(folder / "server.log", "wb")
-    process = subprocess.Popen(
-        [sys.executable, str(config.ROOT / "manage.py"), "serve", "--db", database]
-        + ["--port", str(port), "--workers", "2"],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/systems", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield port, database
-    process.terminate()
-    process.wait(timeout=30)
-    log.close()
+    with open(folder / "server.log", "wb") as log, served(database, log=log) as (_, port):
+        yield port, database
 
 
 def open_streams(port: int, count: int, addresses: int) -> tuple[list[socket.socket], dict]:
@@ -103,8 +79,8 @@ def append_one(database: str) -> int:
         store.close()
 
 
-def test_a_hundred_and_forty_streams_from_one_address_are_limited_in_words(served):
-    port, database = served
+def test_a_hundred_and_forty_streams_from_one_address_are_limited_in_words(served_tracker):
+    port, database = served_tracker
     before = Store(database, readonly=True)
     version = before.version("c")
     before.close()
@@ -130,8 +106,8 @@ def test_a_hundred_and_forty_streams_from_one_address_are_limited_in_words(serve
     after.close()
 
 
-def test_a_hundred_and_forty_streams_from_as_many_addresses_are_all_held_and_told(served):
-    port, database = served
+def test_a_hundred_and_forty_streams_from_as_many_addresses_are_all_held_and_told(served_tracker):
+    port, database = served_tracker
     kept, statuses = open_streams(port, 140, addresses=140)
     try:
         assert statuses == {200: 140}
@@ -149,8 +125,8 @@ def test_a_hundred_and_forty_streams_from_as_many_addresses_are_all_held_and_tol
             sock.close()
 
 
-def test_a_hundred_megabyte_body_is_refused_in_words_before_it_is_read(served):
-    port, database = served
+def test_a_hundred_megabyte_body_is_refused_in_words_before_it_is_read(served_tracker):
+    port, database = served_tracker
     before = Store(database, readonly=True)
     campaigns = len(before.campaigns())
     before.close()
