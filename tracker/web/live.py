@@ -14,6 +14,7 @@ thread as it waits.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -348,10 +349,10 @@ class Watch:
         if self._events is None:
             live, topic = self.hold.topic
             config = self.app.config
-            rights = _Rights(config["DATABASE"], self.user, self.campaign)
+            self._rights = _Readers(config["DATABASE"])
             times = (config["LIVE_SECONDS"], config["LIVE_BEAT_SECONDS"])
-            self._events = _events(live, topic, self.since, self.current, times, rights)
-            self._rights = rights
+            may_read = functools.partial(self._rights, self.user, self.campaign)
+            self._events = _events(live, topic, self.since, self.current, times, may_read)
         return self._events
 
     def close(self) -> None:
@@ -386,38 +387,12 @@ def _events(live: Feed, topic: Topic, last: int, current: int, times, may_read):
     yield b"event: bye\ndata: the stream ends; the page opens the next one\n\n"
 
 
-def _reader_of(path: str) -> tuple[Store, bool]:
-    """A store to ask who may read: a server database's pooled connections see every commit
-    (the process's store); an SQLite file gets a read-only connection of its own, so that no
-    snapshot another read of the thread left open answers."""
-    if is_url(path):
-        return kept_store(path), False
-    return Store(path, readonly=True), True
-
-
-class _Rights:
-    """Whether the reader may still read the campaign, asked before each version a blocking
-    stream tells: a member removed meanwhile hears no more."""
-
-    def __init__(self, path: str, user, campaign: str):
-        self.path, self.user, self.campaign = path, user, campaign
-        self.reader: Store | None = None
-        self.owned = False
-
-    def __call__(self) -> bool:
-        if self.reader is None:
-            self.reader, self.owned = _reader_of(self.path)
-        return Policy(Accounts(self.reader), self.user).can_read(self.campaign)
-
-    def close(self) -> None:
-        if self.reader is not None and self.owned:
-            self.reader.close()
-        self.reader, self.owned = None, False
-
-
 class _Readers:
-    """The announcer's question, who may still read a campaign, on one store of its own
-    (asked only from the announcer's thread)."""
+    """Whether a reader may still read a campaign, asked before a stream tells a version (a
+    member removed meanwhile hears no more): on the process's store for a server database,
+    whose pooled connections see every commit, else on a read-only connection of its own,
+    opened at the first question, so that no snapshot another read left open answers. One
+    asker serves one thread: the announcer's, or a blocking stream's."""
 
     def __init__(self, path: str):
         self.path = path
@@ -425,9 +400,15 @@ class _Readers:
 
     def __call__(self, user, campaign: str) -> bool:
         if self.reader is None:
-            self.reader, _ = _reader_of(self.path)
+            url = is_url(self.path)
+            self.reader = kept_store(self.path) if url else Store(self.path, readonly=True)
         try:
             return Policy(Accounts(self.reader), user).can_read(campaign)
         finally:
             if not is_url(self.path):
                 self.reader.finish_request()  # no read transaction left open on the file
+
+    def close(self) -> None:
+        if self.reader is not None and not is_url(self.path):
+            self.reader.close()
+        self.reader = None
