@@ -546,7 +546,7 @@ def state_at_size(small: str = "1k", large: str = "100k") -> Figure:
         store = Store(data.database(size))
         service = Service(store)
         cid = data.campaign_id(size)
-        service.cache.clear()
+        service.repository.forget()
         start = time.perf_counter()
         view = service.state(cid)  # the first look of the process, from the snapshot
         first = time.perf_counter() - start
@@ -585,11 +585,11 @@ def time_travel(size: str = "100k") -> Figure:
     service = Service(store)
     latest = store.version(cid)
     store.drop_snapshots(cid)  # the same start on every run: no snapshot left by the last one
-    service.cache.clear()  # as a process starting on the campaign: nothing folded in memory yet
+    service.repository.forget()  # as a process starting on the campaign: nothing folded in memory yet
     service.state(cid)  # the snapshots its first fold leaves, as any served campaign has
 
     def cold(version=None) -> float:
-        service.cache.clear()
+        service.repository.forget()
         start = time.perf_counter()
         service.state(cid, version)
         return time.perf_counter() - start
@@ -604,7 +604,7 @@ def time_travel(size: str = "100k") -> Figure:
     first_mid = t_mid[0]
     t_mid = statistics.median(t_mid)
     t_head = statistics.median(t_head)
-    service.cache.clear()
+    service.repository.forget()
     store.close()
     return Figure(
         f"state mid-log ({size})",

@@ -152,11 +152,11 @@ class NewEvent:
 class Event(msgspec.Struct, gc=False):
     """An event of a campaign's log as the rules see it (recorded, or about to be).
 
-    Made positionally, `Event(position, campaign, version, type, data, meta, recorded_at,
-    hash)`, and compared by identity. A msgspec Struct rather than a class with slots: a fold
-    makes one for every event it reads, and a Struct is made faster and is smaller
-    (bench/RESULTS.md, change 33). It holds plain data and nothing that refers back to it,
-    so the cycle collector need not track it.
+    The store reads one positionally, `Event(position, campaign, version, type, data, meta,
+    recorded_at, hash)`; an event not yet in the log is made by `unrecorded`. Compared by
+    identity. A msgspec Struct rather than a class with slots: a fold makes one for every
+    event it reads, and a Struct is made faster and is smaller. It holds plain data and
+    nothing that refers back to it, so the cycle collector need not track it.
     """
 
     position: int | None
@@ -168,7 +168,7 @@ class Event(msgspec.Struct, gc=False):
     recorded_at: str | None
     hash: str | None
 
-    # Two events are the same event, not two equal values (as with the class before).
+    # Two events are the same event (one line of one log), not two equal values.
     __eq__ = object.__eq__
     __hash__ = object.__hash__
 
@@ -193,3 +193,8 @@ class Event(msgspec.Struct, gc=False):
 
     def __repr__(self) -> str:
         return f"<Event {self.campaign}#{self.version} {self.type}>"
+
+
+def unrecorded(*, campaign: str, version: int, type: str, data, meta=None) -> Event:
+    """An event about to be applied or appended: no position, time or hash yet."""
+    return Event(None, campaign, version, type, data, {} if meta is None else meta, None, None)

@@ -13,10 +13,19 @@ from dataclasses import dataclass
 from marshmallow import ValidationError
 
 from tracker import systems
-from tracker.campaign import CAMPAIGN_ID, CampaignStartedSchema
+from tracker.campaign import CAMPAIGN_ID, CampaignStartedSchema, View
 from tracker.checks import draw, unicode_only
 from tracker.errors import BatchError, ImportFailed, InvalidEvent, RuleViolation, TrackerError
-from tracker.events import GENESIS, Event, canonical, canonical_meta, chain_hash, decode, utcnow
+from tracker.events import (
+    GENESIS,
+    canonical,
+    canonical_meta,
+    chain_hash,
+    decode,
+    unrecorded,
+    utcnow,
+)
+from tracker.recording import check, started
 from tracker.store import AppendResult
 from tracker.systems.base import _plain
 
@@ -76,9 +85,8 @@ def read_line(number: int, text: str, actor: str, known: dict) -> Line | None:
         if system is None:
             if type_ == "CampaignStarted":
                 data = _START.load(record.get("data") or {})
-                system = systems.get(data["system"])
-                data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
-                known[campaign] = system
+                data = started(data["system"], data["name"], data["settings"])
+                known[campaign] = systems.get(data["system"])
         elif type_ in system.events:
             raw = record.get("data")
             raw = {} if raw is None else raw
@@ -145,11 +153,11 @@ def read_lines(lines: Iterable[str], actor: str) -> Iterator[list[Line]]:
 
 
 class Importer:
-    """One import into a service's store."""
+    """One import into a repository's store."""
 
-    def __init__(self, service):
-        self.service = service
-        self.store = service.store
+    def __init__(self, repository):
+        self.repository = repository
+        self.store = repository.store
         self.campaigns: dict[str, dict] = {}
         self.now = utcnow()
 
@@ -191,8 +199,12 @@ class Importer:
             raise InvalidEvent(line.late)
         elif data_json is not None:
             run["version"] += 1
-            event = Event(
-                None, line.campaign, run["version"], line.type, line.data, meta_json, None, None
+            event = unrecorded(
+                campaign=line.campaign,
+                version=run["version"],
+                type=line.type,
+                data=line.data,
+                meta=meta_json,
             )
             run["state"] = run["system"].apply(run["state"], run["system"].upcast(event))
         else:
@@ -221,11 +233,10 @@ class Importer:
 
     def _through_the_batch(self, run: dict, line: Line) -> tuple[str, str]:
         """A correction, an unknown type, a second start: the write path's checks say."""
-        [event], run["state"] = self.service.check(
-            line.campaign,
-            run["system"],
-            run["state"],
-            run["version"],
+        so_far = View(line.campaign, run["system"], "", run["version"], "", 0, run["state"])
+        [event], run["state"] = check(
+            self.repository,
+            so_far,
             [
                 {
                     "type": line.type,

@@ -34,6 +34,7 @@ from tracker.errors import TrackerError
 from tracker.events import copied
 from tracker.service import Service
 from tracker.systems.base import HAPPENINGS
+from tracker.wording import worded_step
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS webhooks (
@@ -350,7 +351,7 @@ def _collect(store, service: Service, hook: Webhook) -> int:
     state = copied(service.state(cid, hook.handled).state) if hook.handled else None
     found = []
     for event in store.read(cid, after=hook.handled, upto=latest):
-        state, sentence = service.worded_step(system, state, event, voided)
+        state, sentence = worded_step(system, state, event, voided)
         if event.type not in system.events or event.version in voided:
             continue
         happening = system.happening(state, system.upcast(event))

@@ -163,13 +163,13 @@ def test_a_stale_expected_version_is_a_conflict_and_writes_nothing(service):
 
 def test_a_strict_stale_append_is_refused_without_taking_or_folding_a_state(service):
     start_two_warbands(service)
-    service.cache.clear()  # a process that has no state of the campaign yet
+    service.repository.forget()  # a process that has no state of the campaign yet
 
     def no_state(*args):
         raise AssertionError("a state was taken for an append refused as it stands")
 
-    service.cache.take = no_state
-    service.folder.fold = no_state
+    service.repository.for_writing = no_state
+    service.repository.fold = no_state
     with pytest.raises(Conflict, match="is at version 11, not 3"):
         battle(service, 3)
     assert service.store.version("c") == 11
@@ -181,7 +181,7 @@ def test_the_append_after_a_conflict_meets_the_state_as_the_log_holds_it(service
         battle(service, 3)
     battle(service, 11)
     kept = service.state("c").state
-    service.cache.clear()
+    service.repository.forget()
     assert service.state("c").state == kept  # as a fresh fold of the log gives it
     assert len(kept["battles"]) == 1
 
@@ -398,9 +398,9 @@ def test_verify_through_the_service_names_a_tampered_event(sample, db_path):
 def test_a_fold_leaves_snapshots_along_the_log_each_the_state_as_of_its_event(sample, monkeypatch):
     import tracker.fold as fold_module
 
-    monkeypatch.setattr(fold_module, "SNAPSHOT_SPACING", 40)
+    monkeypatch.setattr("tracker.repository.SNAPSHOT_SPACING", 40)
     sample.store.drop_snapshots()
-    sample.cache.clear()
+    sample.repository.forget()
     latest = sample.state(CAMPAIGN).version
     versions = [
         v
@@ -423,15 +423,14 @@ def test_a_fold_leaves_snapshots_along_the_log_each_the_state_as_of_its_event(sa
     monkeypatch.setattr(
         sample.store, "read", lambda *a, **k: (read.append(e) or e for e in real_read(*a, **k))
     )
-    sample.cache.clear()
+    sample.repository.forget()
     sample.state(CAMPAIGN, 95)
     assert len(read) == 15
 
 
 def test_a_void_recorded_later_does_not_reach_into_an_earlier_moment(sample, monkeypatch):
-    import tracker.fold as fold_module
 
-    monkeypatch.setattr(fold_module, "SNAPSHOT_SPACING", 40)
+    monkeypatch.setattr("tracker.repository.SNAPSHOT_SPACING", 40)
     history = list(sample.history(CAMPAIGN))
     target = next(
         e.event.version
@@ -446,9 +445,9 @@ def test_a_void_recorded_later_does_not_reach_into_an_earlier_moment(sample, mon
         )
     except BatchError:
         pytest.skip("this event has later events that depend on it")
-    sample.cache.clear()
+    sample.repository.forget()
     sample.state(CAMPAIGN)  # a fold that leaves snapshots with the void applied, where it may
-    sample.cache.clear()
+    sample.repository.forget()
     assert sample.state(CAMPAIGN, target + 50).state == before  # as it stood then
 
 

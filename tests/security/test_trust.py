@@ -29,7 +29,7 @@ def sampled(tmp_path):
 
 
 def glory(service):
-    service.cache.clear()
+    service.repository.forget()
     return {w: b["glory"] for w, b in service.state(CAMPAIGN).state["warbands"].items()}
 
 

@@ -626,53 +626,63 @@ def test_pages_answer_without_javascript_or_errors(client, two, path):
     )
 
 
-def test_the_dice_tally_brought_forward_counts_as_one_made_from_the_start(sample, svc):
-    from tracker.web import pages
+def test_the_dice_tally_stepped_by_appends_counts_as_one_made_from_the_start(sample, svc, tmp_path):
+    import json
 
-    system, latest = svc.state(sample).system, svc.store.version(sample)
-    svc.cache.tallies.clear()
-    early = pages._dice_tally(svc, sample, system, latest - 60)  # kept, then brought forward
-    forward = pages._dice_tally(svc, sample, system, latest)
-    svc.cache.tallies.clear()
-    fresh = pages._dice_tally(svc, sample, system, latest)
-    assert early.count < forward.count
-    assert (forward.by_table, forward.by_player, forward.rolls, forward.count) == (
-        fresh.by_table,
-        fresh.by_player,
-        fresh.rolls,
-        fresh.count,
-    )
-    back = pages._dice_tally(svc, sample, system, latest - 60)  # an earlier moment: recounted
+    from tracker.service import Service
+    from tracker.store import Store
+
+    lines = list(svc.export(sample))
+    cut, latest = len(lines) - 60, len(lines)
+    writer = Service(Store(tmp_path / "short.db"))
+    writer.store.init()
+    writer.import_lines(lines[:cut])
+    reader = Service(Store(tmp_path / "short.db"))  # another process: kept apart
+    early = writer.dice(sample, cut)  # counted at the head, then stepped by each append
+    assert reader.dice(sample, cut).count == early.count  # kept, then brought forward
+    for line in lines[cut:]:
+        event = json.loads(line)
+        submission = {"type": event["type"], "data": event["data"], "meta": event["meta"]}
+        writer.append(sample, [submission], None)
+    stepped, brought = writer.dice(sample, latest), reader.dice(sample, latest)
+    writer.repository.forget()
+    fresh = writer.dice(sample, latest)
+    assert early.count < fresh.count
+    for tally in (stepped, brought):
+        assert (tally.by_table, tally.by_player, list(tally.rolls), tally.count) == (
+            fresh.by_table,
+            fresh.by_player,
+            list(fresh.rolls),
+            fresh.count,
+        )
+    back = writer.dice(sample, cut)  # an earlier moment: counted apart
     assert (back.by_table, back.count) == (early.by_table, early.count)
 
 
 def test_a_look_at_the_dice_of_an_earlier_moment_leaves_the_latest_tally_kept(sample, svc):
-    from tracker.web import pages
-
-    system, latest = svc.state(sample).system, svc.store.version(sample)
-    svc.cache.tallies.clear()
-    head = pages._dice_tally(svc, sample, system, latest)
-    back = pages._dice_tally(svc, sample, system, latest - 60)
-    key = (svc.store.path, sample)
+    latest = svc.store.version(sample)
+    svc.repository.forget()
+    head = svc.dice(sample, latest)
+    back = svc.dice(sample, latest - 60)
     assert back.count < head.count
-    assert svc.cache.tallies.entries[key].version == latest  # the latest one, as it was
-    assert svc.cache.tallies.out == {}  # and nobody is kept waiting for it
-    svc.cache.tallies.clear()
+    assert svc.dice(sample, latest) is head  # the latest one, kept as it was
+    svc.repository.forget()
 
 
 def test_the_dice_page_lists_the_latest_rolls_and_counts_them_all(client, sample, svc, monkeypatch):
     import re
 
-    from tracker.web import pages
+    from tracker import repository
 
-    monkeypatch.setattr(pages, "AUDIT_PAGE", 5)
-    svc.cache.tallies.clear()
+    monkeypatch.setattr(repository, "LATEST_ROLLS", 5)
+    svc.repository.forget()
     html = client.get(f"/c/{sample}/dice").get_data(as_text=True)
-    total = pages._dice_tally(svc, sample, svc.state(sample).system, svc.store.version(sample))
+    svc.repository.forget()
+    total = svc.dice(sample, svc.store.version(sample))
     assert f"The latest 5 of {total.count} rolls" in html
     listed = re.findall(r'<tr><td><a href="[^"]*#e(\d+)">', html)
     assert [int(v) for v in listed] == [roll[0] for roll in total.rolls]
-    svc.cache.tallies.clear()
+    svc.repository.forget()
 
 
 # -- Warcry: factions, mustering, convergence, the story --------------------------------------

@@ -11,7 +11,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from tracker import config, systems
 from tracker.web import api, auth, hooks, live, pages, parts, table, templating, uploads
-from tracker.web.context import Sessions, csrf, current_user, state_cache
+from tracker.web.context import Sessions, csrf, current_user, kept
 from tracker.web.templating import TrackerEnvironment
 
 
@@ -29,13 +29,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         store = g.pop("store", None)
         if store is not None:
             store.finish_request()  # never leave a transaction open on a kept connection
-        state_cache(app).give_back()  # the states this request held, for the next ones
 
     csrf.init_app(app)
     app.session_interface = Sessions()
     systems.registry()  # every game system imported now, not on a first request
 
-    state_cache(app)
+    kept(app)
     # kept URLs, pages, the parts they keep, forms, accounts, API, live streams
     for part in (templating, pages, parts, table, auth, api, live, hooks, uploads):
         part.init_app(app)

@@ -15,20 +15,20 @@ from flask_wtf.csrf import CSRFProtect
 
 from tracker import webhooks
 from tracker.accounts import Accounts, User
-from tracker.cache import StateCache
 from tracker.permissions import Policy, sees_all
+from tracker.repository import Kept
 from tracker.service import Service
 from tracker.store import Store, is_url
 
 csrf = CSRFProtect()
 
 
-def state_cache(app) -> StateCache:
-    """The app's one cache of folded states, shared by every request's service."""
-    cache = app.extensions.get("tracker.cache")
-    if cache is None:  # made once: the first request of the app (setdefault: one wins)
-        cache = app.extensions.setdefault("tracker.cache", StateCache())
-    return cache
+def kept(app) -> Kept:
+    """What the app's process keeps of campaigns, shared by every request's service."""
+    found = app.extensions.get("tracker.kept")
+    if found is None:  # made once: the first request of the app (setdefault: one wins)
+        found = app.extensions.setdefault("tracker.kept", Kept(app.config.get("KEPT", 64)))
+    return found
 
 
 def bearer(req) -> str | None:
@@ -114,7 +114,7 @@ def _opened(path: str) -> Store:
 
 
 def service() -> Service:
-    return Service(store(), current_app.config["ROLLER"], cache=state_cache(current_app))
+    return Service(store(), current_app.config["ROLLER"], kept=kept(current_app))
 
 
 def accounts() -> Accounts:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import itertools
 import re
 import secrets
-from collections import Counter, defaultdict, deque
-from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 import msgspec
@@ -38,7 +36,6 @@ from tracker.accounts import (
     SeatRefused,
 )
 from tracker.campaign import CORE_EVENTS, Entry, slug
-from tracker.dice import Dice
 from tracker.errors import (
     BatchError,
     CampaignExists,
@@ -47,7 +44,6 @@ from tracker.errors import (
     NotFound,
     TrackerError,
 )
-from tracker.events import GENESIS
 from tracker.permissions import Forbidden, records_for, seat, sees_side
 from tracker.web import entries
 from tracker.web.context import (
@@ -791,7 +787,7 @@ def dice(cid):
     """Every roll of the campaign, by player and by table, against what fair dice would give."""
     svc = service()
     ctx = context(cid, at_arg())
-    tally = _dice_tally(svc, cid, ctx["system"], ctx["view"].version)  # a copy: ours to read
+    tally = svc.dice(cid, ctx["view"].version)  # shared: read, never changed
     tables = []
     for spec, counts in sorted(tally.by_table.items()):
         expected = stats.expected(spec)
@@ -814,73 +810,6 @@ def dice(cid):
         page="dice",
         **ctx,
     )
-
-
-@dataclass
-class _DiceTally:
-    """The dice of a campaign's log up to `version` (whose hash is `head`): the counts by
-    table and by player, and the latest rolls (version, type, spec, dice, who, how)."""
-
-    version: int = 0
-    head: str = GENESIS
-    by_table: dict = field(default_factory=lambda: defaultdict(Counter))
-    by_player: dict = field(default_factory=lambda: defaultdict(Counter))
-    rolls: deque = field(default_factory=lambda: deque(maxlen=AUDIT_PAGE))
-    count: int = 0  # every roll
-
-    def copy(self) -> _DiceTally:
-        return _DiceTally(
-            self.version,
-            self.head,
-            {spec: Counter(counts) for spec, counts in self.by_table.items()},
-            {player: Counter(counts) for player, counts in self.by_player.items()},
-            list(self.rolls),
-            self.count,
-        )
-
-
-def _dice_tally(svc, cid: str, system, version: int) -> _DiceTally:
-    """The dice up to `version`: a copy of the kept tally brought forward, or counted from
-    the start (the first look of a process; a look at an earlier moment, which leaves the
-    kept tally as it is)."""
-    key = (svc.store.path, cid)
-    tallies = svc.cache.tallies
-    tally = tallies.take(key)  # brought forward, then put back
-    try:
-        if tally is not None and tally.version > version:
-            tallies.put(key, tally)  # the latest stays kept: nobody waits for the past
-            return _counted(svc, cid, system, _DiceTally(), version)
-        if tally is not None and tally.version:
-            kept = svc.store.event(cid, tally.version)
-            if kept is None or kept.hash != tally.head:
-                tally = None  # another log: count again
-        tally = _counted(svc, cid, system, tally or _DiceTally(), version)
-        shown = tally.copy()  # the kept one goes on changing in other requests
-        tallies.put(key, tally)
-        return shown
-    finally:
-        tallies.let_go(key)
-
-
-def _counted(svc, cid: str, system, tally: _DiceTally, version: int) -> _DiceTally:
-    """`tally` brought forward to `version` with the rolls of the events after it."""
-    for event in svc.store.read(cid, after=tally.version, upto=version):
-        tally.version, tally.head = event.version, event.hash
-        if event.type not in system.events:
-            continue
-        for name, spec in system.drawn_fields(event.type).items():
-            dice = event.data.get(name)
-            if not isinstance(spec, Dice) or not isinstance(dice, list):
-                continue
-            tally.by_table[spec.spec][stats.value(spec.spec, dice)] += 1
-            player = event.meta.get("actor", "?")
-            if spec.sides == 6:
-                tally.by_player[player].update(dice)
-            tally.rolls.append(
-                (event.version, event.type, spec.spec, dice, player, event.meta.get("source", "?"))
-            )
-            tally.count += 1
-    return tally
 
 
 # The histograms' drawing: a bar's width and the bars' height, in the SVG's units.

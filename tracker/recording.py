@@ -1,0 +1,391 @@
+"""The use cases that write a campaign's log: start, record (and void, which is recorded), and
+play on. Each reads top to bottom: take the head from the repository, check the submission
+by the rules (drawing the dice it asks for), append under the consistency condition, and
+leave the new head for the next reader. The store announces each append.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+
+from marshmallow import ValidationError
+
+from tracker import systems, wording
+from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, SEAT_EVENTS, View
+from tracker.checks import draw, unicode_only
+from tracker.dice import Roller
+from tracker.errors import (
+    BatchError,
+    CampaignExists,
+    Conflict,
+    InvalidEvent,
+    KeyReused,
+    RuleViolation,
+    TrackerError,
+)
+from tracker.events import Event, NewEvent, canonical, unrecorded
+from tracker.fold import apply_event
+from tracker.repository import CampaignRepository
+from tracker.store import AppendResult
+from tracker.systems.base import GameSystem, _plain
+
+# Per side, at most this many events appended meanwhile are looked through; past that the
+# submission is refused as under the strict condition (a form left open for hours).
+MEANWHILE = 200
+# Per side, an append that loses the race to the log's write to another writer is checked
+# again against the log as it then stands, up to this many times in all.
+RACES = 4
+
+
+def start(
+    repo: CampaignRepository,
+    campaign: str,
+    system_name: str,
+    name: str,
+    settings: dict | None,
+    *,
+    actor: str,
+    source: str,
+    idempotency_key: str | None,
+) -> AppendResult:
+    """A new campaign of a game system; its first event names the system."""
+    _check_id(campaign)
+    systems.get(system_name)
+    unicode_only({"name": name, "settings": settings})
+    data = started(system_name, name, settings or {})
+    body = {"system": system_name, "name": name, "settings": settings or {}}
+    meta = event_meta(actor, source, idempotency_key, body)
+    if repo.store.exists(campaign):
+        # Only the account that started it, retrying with its own key and the same
+        # request, hears of its earlier start; anybody else learns only that it exists.
+        try:
+            earlier = _earlier(repo, campaign, meta, idempotency_key)
+        except KeyReused:
+            earlier = None
+        if earlier is not None and earlier.first_version == 1:
+            return earlier
+        raise CampaignExists(campaign)
+    return repo.store.append(campaign, [NewEvent("CampaignStarted", data, meta)], 0)
+
+
+def started(system_name: str, name: str, settings: dict) -> dict:
+    """A campaign's first event's data, its settings prepared by its game: the one place a
+    campaign's settings are made (a start and an import alike). Content that cannot start
+    a game is refused here."""
+    system = systems.get(system_name)
+    data = load_core("CampaignStarted", {"system": system_name, "name": name, "settings": settings})
+    data["settings"] = system.load_settings(system.prepare_settings(data["settings"]))
+    system.initial_state(data["settings"])
+    return data
+
+
+def record(
+    repo: CampaignRepository,
+    campaign: str,
+    submissions: list[dict],
+    expected_version: int | None,
+    *,
+    actor: str,
+    source: str,
+    idempotency_key: str | None,
+    roller: Roller,
+    guard: Callable | None,
+    strict: bool,
+) -> AppendResult:
+    """Check a batch of events against the rules and append it, or write nothing.
+
+    `guard(system, state, type, data)`, when given, is asked about each event before its
+    rules are applied and raises to refuse it (the permission check). With `strict`, the
+    campaign must still be at `expected_version`; without it (per side), events appended
+    since are no obstacle unless one concerns a side the new events concern, and an append
+    that another writer's beats to the log is looked at again the same way.
+    """
+    meta = event_meta(actor, source, idempotency_key, submissions)
+    earlier = _earlier(repo, campaign, meta, idempotency_key)
+    if earlier is not None:
+        return earlier
+    with repo.writing(campaign):  # this process's writers of the campaign take turns
+        for race in range(RACES):
+            try:
+                result = _record_at_head(
+                    repo, campaign, submissions, expected_version, meta, roller, guard, strict,
+                    last=race == RACES - 1,
+                )  # fmt: skip
+            except KeyReused:
+                raise KeyReused(idempotency_key) from None
+            if result is not None:
+                return result
+    raise AssertionError("unreachable: the last race raises")
+
+
+def _record_at_head(
+    repo, campaign, submissions, expected, meta, roller, guard, strict, *, last
+) -> AppendResult | None:
+    """One try at the head of the log as it stands now; None when another writer appended
+    between our look and our write and the submission, per side, may be looked at again."""
+    ends = repo.ends(campaign)
+    if strict and expected is not None and expected != ends[0]:
+        raise Conflict(campaign, expected, ends[0], [])
+    view = repo.for_writing(campaign, ends)
+    if expected is not None and expected != view.version:
+        changed = _meanwhile(repo, view, expected, submissions)
+        if changed is not None:
+            raise Conflict(campaign, expected, view.version, changed)
+    words: list[str] = []
+    events, view.state = check(
+        repo, view, submissions, meta=meta, roller=roller, guard=guard,
+        each=lambda event, state: words.append(wording.words(view.system, state, event)),
+    )  # fmt: skip
+    try:
+        result = repo.store.append(campaign, events, view.version)
+    except Conflict:
+        if strict or expected is None or last:
+            raise
+        return None
+    if not result.replayed:
+        written = list(repo.store.read(campaign, view.version, result.last_version))
+        repo.appended(view, written, words)
+    return result
+
+
+def branch(
+    repo: CampaignRepository,
+    source: str,
+    upto: int,
+    campaign: str,
+    name: str,
+    *,
+    actor: str,
+    visible: Callable | None,
+) -> AppendResult:
+    """Play on: a new campaign whose log starts as a copy of `source` up to event `upto`.
+
+    Its first event names where it branched from (campaign, event, head hash); the copied
+    events keep their data (an older shape brought to the current one), who recorded them
+    and when, and are checked by the rules again, as an import is. `visible(event)` gives an
+    event's data as the maker may see it: an event holding anything the maker may not see
+    yet (a hand still hidden at the table) refuses the copy.
+    """
+    view = repo.state(source, upto)
+    _check_id(campaign)
+    if repo.store.exists(campaign):
+        raise CampaignExists(campaign)
+    first = repo.store.event(source, 1)
+    copies = list(repo.store.read(source, after=1, upto=view.version))
+    for event in copies if visible else ():
+        if visible(event) != event.data:
+            raise RuleViolation(
+                f"event {event.version} ({event.type}) holds what you may not see yet "
+                "(such as another player's hand), and the copy would show it to you: play "
+                f"on from before event {event.version}, or once the game under way is over"
+            )
+    data = {
+        **first.data,
+        "name": load_core("CampaignStarted", {**first.data, "name": name})["name"],
+    }
+    meta = {
+        **event_meta(actor, "play-on", None),
+        "branched_from": source,
+        "branched_at": view.version,
+        "branched_head": view.head,
+    }
+    begun = unrecorded(campaign=campaign, version=1, type="CampaignStarted", data=data, meta=meta)
+    fresh = View(campaign, view.system, name, 1, "", 1, view.system.initial_state(data["settings"]))
+    submissions = [_as_submission(view.system.upcast(event)) for event in copies]
+    events, _ = check(repo, fresh, submissions, meta={}, roller=None, pending=[begun])
+    return repo.store.append(campaign, [NewEvent("CampaignStarted", data, meta), *events], 0)
+
+
+def check(
+    repo: CampaignRepository,
+    view: View,
+    submissions: Iterable[dict],
+    *,
+    meta: dict,
+    roller: Roller | None,
+    pending: list[Event] | None = None,
+    guard: Callable | None = None,
+    each: Callable | None = None,
+) -> tuple[list[NewEvent], dict]:
+    """Apply submitted events to `view.state` (which this changes) by the rules.
+
+    Each submission is {"type", "data"} (and, copied from a log, "meta" and "recorded_at").
+    Dice a submission leaves out are drawn with `roller`; with no roller (an import) they
+    must be there. `each(event, state)` hears of each event applied. Returns the events to
+    append and the state after them.
+    """
+    campaign, system, state, version = view.campaign, view.system, view.state, view.version
+    pending = [] if pending is None else pending
+    out = []
+    for index, submission in enumerate(submissions):
+        type_ = submission.get("type") if isinstance(submission, dict) else None
+        try:
+            raw = _raw(type_, submission)
+            given_meta = submission.get("meta")
+            this_meta = dict(given_meta) if given_meta else dict(meta)
+            version += 1
+            if type_ == "CampaignStarted":
+                raise RuleViolation("a campaign starts only once, with its first event")
+            if type_ in CORE_EVENTS:  # a void or a seat: the core's own
+                data = load_core(type_, raw)
+                if guard:
+                    guard(system, state, type_, data)
+                if type_ == "EventVoided":
+                    state = _voided(repo, campaign, system, version, data["version"], pending)
+            else:
+                data, how = draw(system, type_, dict(raw), state, roller)
+                if guard:
+                    guard(system, state, type_, data)
+                if how and not given_meta:
+                    this_meta.setdefault("via", this_meta.get("source"))
+                    this_meta["source"] = how
+            event = unrecorded(
+                campaign=campaign, version=version, type=type_, data=data, meta=this_meta
+            )
+            if type_ not in CORE_EVENTS:
+                state = system.apply(state, event)
+        except TrackerError as error:
+            raise BatchError(index, str(type_), error) from None
+        pending.append(event)
+        if each:
+            each(event, state)
+        out.append(NewEvent(type_, data, this_meta, submission.get("recorded_at")))
+    return out, state
+
+
+def _raw(type_, submission: dict) -> dict:
+    if not isinstance(type_, str):
+        raise InvalidEvent("every event needs a type", {"type": ["required"]})
+    raw = submission.get("data")
+    raw = {} if raw is None else raw
+    if not isinstance(raw, dict):
+        raise InvalidEvent("an event's data is a JSON object", {"data": ["must be an object"]})
+    unicode_only(raw)
+    return raw
+
+
+def load_core(type_: str, raw) -> dict:
+    """The data of one of the core's own events, loaded by its schema."""
+    try:
+        return CORE_EVENTS[type_]().load(raw)
+    except ValidationError as err:
+        raise InvalidEvent(_plain(type_, err.messages), err.messages) from None
+
+
+def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, pending) -> dict:
+    """The state with `target` voided, or RuleViolation naming what depends on it."""
+    store = repo.store
+    recorded = store.version(campaign)
+    events = list(pending)
+    by_version = {e.version: e for e in events}
+    original = by_version.get(target) or (
+        store.event(campaign, target) if target <= recorded else None
+    )
+    if original is None or target >= version:
+        raise RuleViolation(f"there is no event {target} to void")
+    if original.type == "CampaignStarted":
+        raise RuleViolation("the event that starts a campaign cannot be voided")
+    if original.type == "EventVoided":
+        raise RuleViolation("a correction cannot itself be voided; record the event again")
+    if original.type in SEAT_EVENTS:
+        raise RuleViolation(
+            "a seat taken or left cannot be voided: change the seat again on the Members page"
+        )
+    voided = store.voids(campaign) if recorded else {}
+    voided.update({e.data["version"]: e.version for e in events if e.type == "EventVoided"})
+    if target in voided:
+        raise RuleViolation(f"event {target} was already voided by event {voided[target]}")
+    skipped = set(voided) | {target}
+    state = None
+    for event in [*(store.read(campaign) if recorded else ()), *events]:
+        try:
+            state = apply_event(system, state, event, skipped)
+        except RuleViolation as error:
+            raise RuleViolation(
+                f"event {target} ({original.type}) cannot be voided: event {event.version} "
+                f"({event.type}) depends on it ({error.message})"
+            ) from None
+    return state
+
+
+def _meanwhile(repo, view: View, seen: int, submissions) -> list[str] | None:
+    """Per side: None when events appended since version `seen` leave the submission free to
+    go on (none of them concerns a side it concerns); else the words of those that do (empty
+    when `seen` is no version of the log, or too far back)."""
+    if not 1 <= seen < view.version or view.version - seen > MEANWHILE:
+        return []
+    mine = _concerns(view, submissions)
+    since = repo.log_page(view.campaign, view.version, view.version - seen, view.version)
+    clashing = [e.words for e in since if _overlap(mine, _concerns(view, [e.event]))]
+    return clashing or None
+
+
+def _concerns(view: View, events) -> set[str] | None:
+    """The sides a batch concerns (None: everyone, as a campaign-wide or core event does).
+    Each item is a submission ({"type", "data"}) or an event."""
+    sides: set[str] = set()
+    for item in events:
+        type_ = item.get("type") if isinstance(item, dict) else item.type
+        data = item.get("data") if isinstance(item, dict) else item.data
+        if type_ not in view.system.events or not isinstance(data, dict):
+            return None
+        try:
+            touched = view.system.sides_of(view.state, type_, data)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            return None
+        if not touched:
+            return None
+        sides |= {side for side in touched if side is not None}
+    return sides
+
+
+def _overlap(ours: set[str] | None, theirs: set[str] | None) -> bool:
+    """Whether two batches concern a side in common (None concerns every side)."""
+    return ours is None or theirs is None or bool(ours & theirs)
+
+
+def _check_id(campaign) -> None:
+    if not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign):
+        raise InvalidEvent(
+            "a campaign id is 1 to 63 lower-case letters, digits and dashes, "
+            "starting with a letter or digit",
+            {"campaign": ["use lower-case letters, digits and dashes"]},
+        )
+
+
+def _earlier(repo, campaign: str, meta: dict, key: str | None) -> AppendResult | None:
+    """The earlier append of this account's retry key, or None; `KeyReused` when the key
+    came with another request."""
+    if "retry" not in meta:
+        return None
+    earlier = repo.store.idempotent(campaign, meta["retry"])
+    if earlier is not None and earlier.request != meta["request"]:
+        raise KeyReused(key)
+    return earlier
+
+
+def _as_submission(event: Event) -> dict:
+    """An event as a submission of its own data, meta and time (its retry key left behind:
+    that belongs to the campaign it was first recorded in)."""
+    meta = {k: v for k, v in event.meta.items() if k not in ("idempotency_key", "retry", "request")}
+    return {"type": event.type, "data": event.data, "meta": meta, "recorded_at": event.recorded_at}
+
+
+def event_meta(actor: str, source: str, idempotency_key: str | None, request=None) -> dict:
+    """Who appends, from where; with a retry key, `retry` (the key scoped to the account: a
+    digest of both, so that neither another account's key nor anybody reading the log can
+    match it) and `request` (a digest of what was asked, so that a key used again for
+    something else is refused, not answered with the first result)."""
+    meta = {"actor": actor, "source": source}
+    if idempotency_key:
+        meta["retry"] = _digest(f"{actor}\n{idempotency_key}")
+        try:
+            meta["request"] = _digest(canonical(request))
+        except (TypeError, ValueError):
+            meta["request"] = _digest(repr(request))
+    return meta
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
