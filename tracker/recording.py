@@ -207,13 +207,15 @@ def check(
     pending: list[Event] | None = None,
     guard: Callable | None = None,
     each: Callable | None = None,
+    as_recorded: bool = False,
 ) -> tuple[list[NewEvent], dict]:
     """Apply submitted events to `view.state` (which this changes) by the rules.
 
     Each submission is {"type", "data"} (and, copied from a log, "meta" and "recorded_at").
     Dice a submission leaves out are drawn with `roller`; with no roller (an import) they
-    must be there. `each(event, state)` hears of each event applied. Returns the events to
-    append and the state after them.
+    must be there. With `as_recorded` (an import), data in an older shape is read in the
+    current one and kept as recorded, so its hash is the one it was given. `each(event,
+    state)` hears of each event applied. Returns the events to append and the state after.
     """
     campaign, system, state, version = view.campaign, view.system, view.state, view.version
     pending = [] if pending is None else pending
@@ -234,17 +236,20 @@ def check(
                 if type_ == "EventVoided":
                     state = _voided(repo, campaign, system, version, data["version"], pending)
             else:
-                data, how = draw(system, type_, dict(raw), state, roller)
+                shaped = system.upcast_data(type_, raw) if as_recorded else raw
+                data, how = draw(system, type_, dict(shaped), state, roller)
                 if guard:
                     guard(system, state, type_, data)
                 if how and not given_meta:
                     this_meta.setdefault("via", this_meta.get("source"))
                     this_meta["source"] = how
+                if shaped is not raw:
+                    data = system.as_recorded(raw, shaped, data)
             event = unrecorded(
                 campaign=campaign, version=version, type=type_, data=data, meta=this_meta
             )
             if type_ not in CORE_EVENTS:
-                state = system.apply(state, event)
+                state = system.apply(state, system.upcast(event) if as_recorded else event)
         except TrackerError as error:
             raise BatchError(index, str(type_), error) from None
         pending.append(event)

@@ -331,12 +331,22 @@ class CampaignRepository:
         latest, hash_, first_hash = self.ends(campaign)
         system, _ = self.system_of(campaign, first_hash)
         first = max(1, upto - count + 1)
-        head = self.head(campaign, system, latest, hash_)
+        if upto == latest:
+            head = self.head(campaign, system, latest, hash_)
+        else:  # a page short of the head is read from a kept head, never folds one
+            head = self.kept.get(self._key(campaign, system))
+            if head is None or (head.version, head.hash) != (latest, hash_):
+                return self.simple_page(campaign, upto, count, voided, system)
         tail = head.tail
-        if tail is None:
+        if tail is None and upto == head.version:  # the end is worded once, when shown
             tail = head.tail = self._tail(campaign, system, head)
-        oldest = head.version - len(tail) + 1
-        if first >= oldest and upto <= head.version and _same_voids(head.voided, voided, upto):
+        oldest = head.version - len(tail or ()) + 1
+        if (
+            tail
+            and first >= oldest
+            and upto <= head.version
+            and _same_voids(head.voided, voided, upto)
+        ):
             shown = list(tail)[first - oldest : upto - oldest + 1]
             return [Entry(e.event, e.words, voided.get(e.event.version)) for e in shown]
         return self.simple_page(campaign, upto, count, voided, system)
