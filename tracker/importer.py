@@ -15,10 +15,9 @@ from marshmallow import ValidationError
 
 from tracker import systems
 from tracker.campaign import CAMPAIGN_ID, CampaignStartedSchema, View
-from tracker.checks import unicode_only
 from tracker.errors import BatchError, ImportFailed, InvalidEvent, RuleViolation, TrackerError
 from tracker.events import GENESIS, canonical, canonical_meta, chain_hash, decode, utcnow
-from tracker.recording import check, started
+from tracker.recording import check, started, unicode_only
 from tracker.store import AppendResult
 from tracker.systems.base import _plain
 

@@ -11,9 +11,8 @@ from collections.abc import Callable, Iterable
 
 from marshmallow import ValidationError
 
-from tracker import systems, wording
+from tracker import systems
 from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, SEAT_EVENTS, View
-from tracker.checks import draw, unicode_only
 from tracker.dice import Roller
 from tracker.errors import (
     BatchError,
@@ -36,6 +35,40 @@ MEANWHILE = 200
 # Per side, an append that loses the race to the log's write to another writer is checked
 # again against the log as it then stands, up to this many times in all.
 RACES = 4
+
+
+def unicode_only(value) -> None:
+    """Refuse text that is not Unicode: JSON may spell a lone surrogate ("\\ud800"), which
+    no UTF-8 file, database or hash can hold."""
+    try:
+        canonical(value).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidEvent(
+            "the text holds a character that is not Unicode (a lone surrogate such as "
+            "\\ud800); nothing was written",
+            {"data": ["not Unicode text"]},
+        ) from None
+    except (TypeError, ValueError):
+        pass  # not JSON data: the schema says what is wrong with it
+
+
+def draw(system, type_: str, raw: dict, state, roller):
+    """Fill the dice an event leaves out; return its data, loaded by its schema, and how its
+    dice came ("server-roll", "table-roll" or None). With no roller (an import) every die
+    must be there."""
+    how = None
+    for name, spec in system.drawn_fields(type_).items():
+        if raw.get(name) is None:
+            if roller is None:
+                raise InvalidEvent(
+                    f"{type_}: {name}: an imported event carries its {spec.label} result",
+                    {name: ["missing"]},
+                )
+            raw[name] = spec.draw(roller, raw, state)
+            how = "server-roll"
+        else:
+            how = how or "table-roll"
+    return system.load(type_, raw), how
 
 
 def start(
@@ -135,7 +168,7 @@ def _record_at_head(
     words: list[str] = []
     events, view.state = check(
         repo, view, submissions, meta=meta, roller=roller, guard=guard,
-        each=lambda event, state: words.append(wording.words(view.system, state, event)),
+        each=lambda event, state: words.append(words(view.system, state, event)),
     )  # fmt: skip
     try:
         result = repo.store.append(campaign, events, view.version)

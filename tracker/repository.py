@@ -17,14 +17,15 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter, OrderedDict, defaultdict, deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tracker import stats, systems, wording
-from tracker.campaign import Entry, View
+from tracker import stats, systems
+from tracker.campaign import SEAT_EVENTS, Entry, View, seat_words
 from tracker.dice import Dice
 from tracker.errors import NotFound, TrackerError
 from tracker.events import Event, copied, decode
-from tracker.fold import fold, fold_from, stale
+from tracker.fold import apply_event, fold, fold_from, stale
 from tracker.store import Store
 from tracker.systems.base import GameSystem
 
@@ -145,7 +146,7 @@ class Head:
             None if self.tally is None else self.tally.copy(),
         )
         for event in events:
-            head.state, words = wording.worded_step(system, head.state, event, voided)
+            head.state, words = worded_step(system, head.state, event, voided)
             head.record(system, event, words)
         return head
 
@@ -358,13 +359,13 @@ class CampaignRepository:
         first = max(1, upto - count + 1)
         state = self.fold(campaign, system, first - 1, voided) if first > 1 else None
         events = self.store.read(campaign, after=first - 1, upto=upto)
-        return list(wording.worded(system, state, events, voided))
+        return list(worded(system, state, events, voided))
 
     def _tail(self, campaign, system, head: Head) -> deque:
         first = max(1, head.version - TAIL + 1)
         state = self.fold(campaign, system, first - 1, head.voided) if first > 1 else None
         events = self.store.read(campaign, after=first - 1, upto=head.version)
-        return deque(wording.worded(system, state, events, head.voided), maxlen=TAIL)
+        return deque(worded(system, state, events, head.voided), maxlen=TAIL)
 
     def dice(self, campaign: str, version: int) -> DiceTally:
         """The dice up to `version`: the head's tally (counted once, then stepped with each
@@ -401,4 +402,58 @@ def _same_voids(kept: dict, asked: dict, upto: int) -> bool:
     return {t for t in asked if t <= upto} == {t for t in kept if t <= upto}
 
 
-__all__ = ["CampaignRepository", "DiceTally", "Head", "Kept", "fold"]
+# -- what each event says: the core's own events worded here, the rest by the game's rules ---
+
+
+def worded(system, state, events, voided) -> Iterator[Entry]:
+    """The events applied to `state` one by one, each with its words."""
+    for event in events:
+        state, words = worded_step(system, state, event, voided)
+        yield Entry(event, words, voided.get(event.version))
+
+
+def worded_step(system, state, event, voided) -> tuple[dict, str]:
+    """One step of a worded fold: the state after `event` and the event's words. A voided
+    event is skipped by the fold, and worded as it read when it was recorded: applied to a
+    copy of the state before it (as the rules take it now, if they still do)."""
+    if event.version not in voided or event.type in ("CampaignStarted", "EventVoided"):
+        state = apply_event(system, state, event, voided)
+        return state, words(system, state, event)
+    try:
+        as_recorded = system.apply(copied(state), system.upcast(event))
+    except TrackerError:
+        as_recorded = state
+    return state, words(system, as_recorded, event)
+
+
+def words(system, state, event) -> str:
+    """What `event` says in the audit log, `state` being the campaign just after it."""
+    if event.type == "CampaignStarted":
+        began = f"The campaign {event.data['name']!r} began ({system.title})"
+        if "branched_from" in event.meta:
+            began += (
+                f", playing on from campaign {event.meta['branched_from']!r} as it stood "
+                f"after its event {event.meta['branched_at']} "
+                f"(log hash {str(event.meta.get('branched_head'))[:12]})"
+            )
+        return began
+    if event.type == "EventVoided":
+        return f"Event {event.data['version']} was voided: {event.data['reason']}"
+    if event.type in SEAT_EVENTS:
+        return seat_words(event, system.sides(state) if state is not None else {})
+    try:
+        return system.describe(state, system.upcast(event))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return event.type
+
+
+__all__ = [
+    "CampaignRepository",
+    "DiceTally",
+    "Head",
+    "Kept",
+    "fold",
+    "worded",
+    "worded_step",
+    "words",
+]

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from tracker import recording, upkeep, wording
+from tracker import recording, upkeep
 from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, Entry, View, slug
 from tracker.dice import Roller, SystemRoller
 from tracker.importer import Importer
-from tracker.repository import SNAPSHOT_EVERY, CampaignRepository, DiceTally, Kept
+from tracker.repository import SNAPSHOT_EVERY, CampaignRepository, DiceTally, Kept, worded
 from tracker.store import AppendResult, Store
 
 __all__ = ["Service", "View", "Entry", "CAMPAIGN_ID", "CORE_EVENTS", "slug"]
@@ -46,7 +46,7 @@ class Service:
         """Every event up to `upto` with its words, folded as it goes (the audit log)."""
         system, _ = self.system_of(campaign)
         voided = self.store.voids(campaign, upto)
-        yield from wording.worded(system, None, self.store.read(campaign, upto=upto), voided)
+        yield from worded(system, None, self.store.read(campaign, upto=upto), voided)
 
     def log_page(self, campaign: str, upto: int, count: int, as_of: int | None = None):
         """The `count` events up to `upto` with their words, oldest first, as the campaign

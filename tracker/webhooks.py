@@ -32,9 +32,9 @@ from urllib.parse import urlsplit
 
 from tracker.errors import TrackerError
 from tracker.events import copied
+from tracker.repository import worded_step
 from tracker.service import Service
 from tracker.systems.base import HAPPENINGS
-from tracker.wording import worded_step
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS webhooks (

@@ -285,6 +285,7 @@ def sample_like(svc, tmp_path):
     """The Warcry sample, cut just before the last event that finishes an aftermath:
     appending it finishes one."""
     from tracker import config
+    from tracker.repository import worded_step
     from tracker.service import Service
 
     lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()
@@ -295,7 +296,7 @@ def sample_like(svc, tmp_path):
     system, _ = whole.system_of(cid)
     state, finishing, voided = None, [], whole.store.voids(cid)
     for event in whole.store.read(cid):
-        state, _ = whole.worded_step(system, state, event, voided)
+        state, _ = worded_step(system, state, event, voided)
         if event.type in system.events and system.happening(state, event) == "aftermath":
             finishing.append(event.version)
     whole.store.close()
