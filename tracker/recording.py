@@ -165,10 +165,10 @@ def _record_at_head(
         changed = _meanwhile(repo, view, expected, submissions)
         if changed is not None:
             raise Conflict(campaign, expected, view.version, changed)
-    words: list[str] = []
+    said: list[str] = []  # each event's words, as the campaign stood just after it
     events, view.state = check(
         repo, view, submissions, meta=meta, roller=roller, guard=guard,
-        each=lambda event, state: words.append(words(view.system, state, event)),
+        each=lambda event, state: said.append(words(view.system, state, event)),
     )  # fmt: skip
     try:
         result = repo.store.append(campaign, events, view.version)
@@ -178,7 +178,7 @@ def _record_at_head(
         return None
     if not result.replayed:
         written = list(repo.store.read(campaign, view.version, result.last_version))
-        repo.appended(view, written, words)
+        repo.appended(view, written, said)
     return result
 
 
