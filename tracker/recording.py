@@ -25,7 +25,7 @@ from tracker.errors import (
 )
 from tracker.events import Event, NewEvent, canonical, unrecorded
 from tracker.fold import apply_event
-from tracker.repository import CampaignRepository
+from tracker.repository import CampaignRepository, words
 from tracker.store import AppendResult
 from tracker.systems.base import GameSystem, _plain
 
