@@ -18,7 +18,8 @@ from pathlib import Path
 from bench import data
 from tracker import systems
 from tracker.events import GENESIS, NewEvent, canonical, chain_hash, utcnow
-from tracker.service import Service, fold
+from tracker.fold import fold
+from tracker.service import Service
 from tracker.store import Store
 from tracker.store.sqlite import _INSERT, SCHEMA
 

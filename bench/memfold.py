@@ -6,7 +6,7 @@ import sys
 
 from bench import data
 from tracker import systems
-from tracker.service import fold
+from tracker.fold import fold
 from tracker.store import Store
 
 
