@@ -209,9 +209,7 @@ def finished_game(pub: dict, asked: str) -> dict:
     number = _number(asked)
     game = pub["game"]
     if game and not game["over"] and game["number"] == number:
-        raise NotFound(
-            f"game {number} is still being played: its replay opens when it is over"
-        )
+        raise NotFound(f"game {number} is still being played: its replay opens when it is over")
     for summary in pub["games"]:
         if summary["number"] == number:
             return summary
