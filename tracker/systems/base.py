@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
-from marshmallow import RAISE, Schema, ValidationError
+from marshmallow import RAISE, Schema, ValidationError, validate
 
 from tracker.dice import Drawn
 from tracker.errors import InvalidEvent, RuleViolation
@@ -262,6 +262,11 @@ class GameSystem:
                 {"type": [f"unknown event type {event_type!r}"]},
             ) from None
 
+    def limits(self, event_type: str, name: str) -> dict[str, int]:
+        """The limits the schema of `event_type` sets on its field `name`, as a form's input
+        states them (`maxlength`, `min`, `max`), so a form never restates a number."""
+        return field_limits(self.schema(event_type).fields[name])
+
     @cached_property
     def _schemas(self) -> dict[str, Schema]:
         return {name: cls() for name, cls in self.events.items()}
@@ -304,6 +309,29 @@ class GameSystem:
             digest.update(path.relative_to(self.package_dir).as_posix().encode())
             digest.update(path.read_bytes())
         return digest.hexdigest()[:16]
+
+
+def field_limits(field) -> dict[str, int]:
+    """A field's limits as an input states them: `maxlength` from its Length validator (or
+    its `max_length` metadata, for a field checked by a pattern), `min` and `max` from its
+    Range. The schema still checks every submission: these only let a browser refuse early."""
+    limits = {}
+    if "max_length" in field.metadata:
+        limits["maxlength"] = field.metadata["max_length"]
+    checks = list(field.validators)
+    while checks:
+        check = checks.pop()
+        if isinstance(check, validate.And):
+            checks += check.validators
+        elif isinstance(check, validate.Length) and check.max is not None:
+            limits["maxlength"] = check.max
+        elif isinstance(check, validate.Range):
+            limits.update(
+                (key, value)
+                for key, value in (("min", check.min), ("max", check.max))
+                if value is not None
+            )
+    return limits
 
 
 def _shared_content(state) -> dict:

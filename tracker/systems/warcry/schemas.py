@@ -6,14 +6,18 @@ from tracker.dice import Dice
 from tracker.systems.base import EventSchema
 from tracker.systems.warcry.tables import POINT_KINDS, RULES
 
+# An id's pattern bounds its length; the bound is also told to forms (`max_length`).
+ID_LENGTH = 63
 ID = validate.Regexp(
-    r"^[a-z0-9][a-z0-9-]{0,62}$", error="use lower-case letters, digits and dashes"
+    rf"^[a-z0-9][a-z0-9-]{{0,{ID_LENGTH - 1}}}$",
+    error="use lower-case letters, digits and dashes",
 )
 NAME = validate.Length(min=1, max=80)
 
 
 def id_field(**kwargs):
-    return fields.Str(required=True, validate=ID, **kwargs)
+    metadata = {"max_length": ID_LENGTH, **kwargs.pop("metadata", {})}
+    return fields.Str(required=True, validate=ID, metadata=metadata, **kwargs)
 
 
 def name_field(**kwargs):
