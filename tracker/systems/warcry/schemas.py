@@ -3,21 +3,15 @@
 from marshmallow import fields, validate
 
 from tracker.dice import Dice
-from tracker.systems.base import EventSchema
+from tracker.systems.base import EventSchema, IdPattern
 from tracker.systems.warcry.tables import POINT_KINDS, RULES
 
-# An id's pattern bounds its length; the bound is also told to forms (`max_length`).
-ID_LENGTH = 63
-ID = validate.Regexp(
-    rf"^[a-z0-9][a-z0-9-]{{0,{ID_LENGTH - 1}}}$",
-    error="use lower-case letters, digits and dashes",
-)
+ID = IdPattern(63)
 NAME = validate.Length(min=1, max=80)
 
 
 def id_field(**kwargs):
-    metadata = {"max_length": ID_LENGTH, **kwargs.pop("metadata", {})}
-    return fields.Str(required=True, validate=ID, metadata=metadata, **kwargs)
+    return fields.Str(required=True, validate=ID, **kwargs)
 
 
 def name_field(**kwargs):
