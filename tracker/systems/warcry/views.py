@@ -22,8 +22,11 @@ from tracker.systems.warcry.rules import (
     quest_of,
     report,
 )
+from tracker.systems.warcry.words import INJURED
 
 __all__ = [
+    "INJURED",
+    "INJURY_ROLLED",
     "INJURY_WORDS",
     "aftermath_view",
     "artefact_takers",
@@ -173,6 +176,13 @@ INJURY_WORDS = {
     tables.KILLED: "slain",
     tables.LOSES_FAVOUR: "loses the favour of the gods",
     tables.RECOVERS: "recovers",
+}
+# What a battle's report says of an outcome after its roll ("1 + 2 → slain"); the
+# chronicle tells it as a sentence, as the audit log does (`INJURED`: "was slain").
+INJURY_ROLLED = {
+    tables.KILLED: "slain",
+    tables.LOSES_FAVOUR: "lost the favour of the gods",
+    tables.RECOVERS: "recovered",
 }
 _INJURY_NOTES = {
     tables.KILLED: " (a leader loses the favour of the gods instead)",
