@@ -1,7 +1,8 @@
 """Run the whole bench: every figure as a ratio of two things measured side by side.
 
 Run from the repository root: python -m bench  (or: python -m bench --only fold,roster)
-Prints each figure with its two raw figures and a pass or fail, and writes bench/RESULTS.md.
+Prints each figure with its two raw figures and a pass or fail, and writes the latest run into
+bench/RESULTS.md (below its table of speed devices, which it keeps).
 """
 
 from __future__ import annotations
@@ -124,9 +125,14 @@ def line(f: figures.Figure) -> str:
     )
 
 
+# The latest run's part of RESULTS.md: a run rewrites it and keeps what comes before it (the
+# table of the speed devices, edited by hand); the diary is bench/HISTORY.md, never written.
+LATEST_RUN = "## The latest run"
+
+
 def write(results, shared, seconds) -> None:
     out = [
-        "# Bench results (latest run)",
+        LATEST_RUN,
         "",
         f"Run {datetime.datetime.now().isoformat(timespec='seconds')} with `python -m bench` "
         f"in {seconds:.0f} s on: {figures.machine()}.",
@@ -150,7 +156,12 @@ def write(results, shared, seconds) -> None:
         out += [
             f"- {k}: {v if not isinstance(v, float) else round(v, 2)}" for k, v in shared.items()
         ]
-    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
-    marker = "\n## What was changed, and what each change bought"
-    tail = text[text.index(marker) :] if marker in text else ""
-    RESULTS.write_text("\n".join(out) + "\n" + tail, encoding="utf-8")
+    RESULTS.write_text(kept_above(RESULTS) + "\n".join(out) + "\n", encoding="utf-8")
+
+
+def kept_above(results: Path) -> str:
+    """What RESULTS.md holds before its latest run (the devices' table), kept as it is."""
+    text = results.read_text(encoding="utf-8") if results.exists() else ""
+    if LATEST_RUN in text:
+        return text[: text.index(LATEST_RUN)]
+    return "# Bench results\n\n"

@@ -176,6 +176,9 @@ TABLES = (
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
 TOKEN_DAYS = 90
+# A token's label is cut to this; a password is at least this long.
+TOKEN_LABEL_LENGTH = 60
+PASSWORD_LENGTH = 10
 INVITATION_DAYS = 14
 # How many players one group link may let in.
 GROUP_USES = range(2, 21)
@@ -383,8 +386,8 @@ class Accounts:
                 "a user name is 2 to 32 letters, digits, dots, dashes or "
                 "underscores, starting with a letter or digit"
             )
-        if not isinstance(password, str) or len(password) < 10:
-            raise AccountError("a password has at least 10 characters")
+        if not isinstance(password, str) or len(password) < PASSWORD_LENGTH:
+            raise AccountError(f"a password has at least {PASSWORD_LENGTH} characters")
         digest = generate_password_hash(password)
         with self.store.transaction() as tx:
             if limit is not None:
@@ -477,8 +480,8 @@ class Accounts:
         row = self.store.one("SELECT password_hash FROM users WHERE id = ?", (user.id,))
         if row is None or not check_password_hash(row[0], old or ""):
             raise AccountError("the current password is not right")
-        if not isinstance(new, str) or len(new) < 10:
-            raise AccountError("a password has at least 10 characters")
+        if not isinstance(new, str) or len(new) < PASSWORD_LENGTH:
+            raise AccountError(f"a password has at least {PASSWORD_LENGTH} characters")
         digest = generate_password_hash(new)
         with self.store.transaction() as tx:
             tx.execute("UPDATE users SET password_hash = ? WHERE id = ?", (digest, user.id))
@@ -545,7 +548,7 @@ class Accounts:
             "VALUES (?, ?, ?, ?, ?)",
             (
                 user.id,
-                (label or "token")[:60],
+                (label or "token")[:TOKEN_LABEL_LENGTH],
                 _digest(token),
                 _iso(now),
                 _iso(now + timedelta(days=days)),

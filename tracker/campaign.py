@@ -12,7 +12,8 @@ from marshmallow import fields, validate
 from tracker.events import Event
 from tracker.systems.base import EventSchema, GameSystem
 
-CAMPAIGN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+CAMPAIGN_ID_LENGTH = 63
+CAMPAIGN_ID = re.compile(rf"^[a-z0-9][a-z0-9-]{{0,{CAMPAIGN_ID_LENGTH - 1}}}$")
 
 
 class CampaignStartedSchema(EventSchema):

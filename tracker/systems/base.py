@@ -19,13 +19,13 @@ from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
-from marshmallow import RAISE, Schema, ValidationError
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from tracker.dice import Drawn
 from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
 
-__all__ = ["GameSystem", "EventSchema", "Handlers", "RuleViolation", "Event"]
+__all__ = ["GameSystem", "EventSchema", "Handlers", "IdPattern", "RuleViolation", "Event"]
 
 
 #: What a webhook may tell (tracker/webhooks.py), each with the words its page shows. A
@@ -43,6 +43,16 @@ class EventSchema(Schema):
 
     class Meta:
         unknown = RAISE
+
+
+class IdPattern(validate.Regexp):
+    """An id: lower-case letters, digits and dashes, not beginning with a dash, at most
+    `length` characters. The pattern bounds the length; the length is kept whole so that a
+    form is told it (`field_limits`)."""
+
+    def __init__(self, length: int, error: str = "use lower-case letters, digits and dashes"):
+        super().__init__(rf"^[a-z0-9][a-z0-9-]{{0,{length - 1}}}$", error=error)
+        self.length = length
 
 
 class Handlers(dict):
@@ -262,6 +272,20 @@ class GameSystem:
                 {"type": [f"unknown event type {event_type!r}"]},
             ) from None
 
+    def limits(self, event_type: str, path: str) -> dict[str, int]:
+        """The limits the schema of `event_type` sets on its field at `path` ("name", or
+        "map.name" for a field of each item of a nested list), as a form's input states
+        them (`maxlength`, `min`, `max`), so a form never restates a number."""
+        return field_limits(field_at(self.schema(event_type), path))
+
+    def settings_limits(self, path: str) -> dict[str, int]:
+        """The limits the settings' schema sets on its field at `path` ("players.name")."""
+        return field_limits(field_at(self._settings_schema, path))
+
+    @cached_property
+    def _settings_schema(self) -> Schema:
+        return self.settings_schema()
+
     @cached_property
     def _schemas(self) -> dict[str, Schema]:
         return {name: cls() for name, cls in self.events.items()}
@@ -304,6 +328,41 @@ class GameSystem:
             digest.update(path.relative_to(self.package_dir).as_posix().encode())
             digest.update(path.read_bytes())
         return digest.hexdigest()[:16]
+
+
+def field_at(schema: Schema, path: str) -> fields.Field:
+    """The field at a dotted path through nested schemas, a list of them standing for each
+    of its items ("map.name": the name of each point of a quest's map)."""
+    first, _, rest = path.partition(".")
+    field = schema.fields[first]
+    if not rest:
+        return field
+    while isinstance(field, fields.List):
+        field = field.inner
+    return field_at(field.schema, rest)
+
+
+def field_limits(field: fields.Field) -> dict[str, int]:
+    """A field's limits as an input states them: `maxlength` from its Length validator or
+    its id's pattern (`IdPattern`), `min` and `max` from its Range. The schema still checks
+    every submission: these only let a browser refuse early."""
+    limits = {}
+    checks = list(field.validators)
+    while checks:
+        check = checks.pop()
+        if isinstance(check, validate.And):
+            checks += check.validators
+        elif isinstance(check, validate.Length) and check.max is not None:
+            limits["maxlength"] = check.max
+        elif isinstance(check, IdPattern):
+            limits["maxlength"] = check.length
+        elif isinstance(check, validate.Range):
+            limits.update(
+                (key, value)
+                for key, value in (("min", check.min), ("max", check.max))
+                if value is not None
+            )
+    return limits
 
 
 def _shared_content(state) -> dict:

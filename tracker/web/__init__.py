@@ -12,6 +12,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from tracker import config, systems
 from tracker.web import api, auth, hooks, live, pages, parts, table, templating, uploads
 from tracker.web.context import Sessions, csrf, current_user, kept
+from tracker.web.forms import CORE_LIMITS
 from tracker.web.templating import TrackerEnvironment
 
 
@@ -54,6 +55,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.context_processor
     def who():
         return {"current_user": current_user()}
+
+    app.jinja_env.globals["core_limits"] = CORE_LIMITS  # the core's forms' limits
 
     @app.template_filter("short")
     def short_hash(value: str) -> str:

@@ -30,7 +30,10 @@ from functools import lru_cache
 
 from marshmallow import fields
 
+from tracker import accounts
+from tracker.campaign import CAMPAIGN_ID_LENGTH, CampaignStartedSchema, EventVoidedSchema
 from tracker.dice import Dice, Drawn
+from tracker.systems.base import field_limits
 
 MISSING = object()
 
@@ -527,3 +530,16 @@ def _start_label(schema, name: str) -> str:
     field = schema.fields.get(name) if schema is not None else None
     label = field.metadata.get("label") if field is not None else None
     return label or _START_LABELS.get(name) or str(name).replace("_", " ")
+
+
+# The limits the core's forms state on their inputs, as attributes (`m.core`), from the
+# core's schemas and the accounts' rules: a form restates no number. A search finds words in
+# a campaign's name, so it is never longer than a name.
+CORE_LIMITS = {
+    "campaign-name": field_limits(CampaignStartedSchema().fields["name"]),
+    "campaign-id": {"maxlength": CAMPAIGN_ID_LENGTH},
+    "search": field_limits(CampaignStartedSchema().fields["name"]),
+    "void-reason": field_limits(EventVoidedSchema().fields["reason"]),
+    "password": {"minlength": accounts.PASSWORD_LENGTH},
+    "token-label": {"maxlength": accounts.TOKEN_LABEL_LENGTH},
+}

@@ -76,7 +76,6 @@ def init_app(app):
     app.register_blueprint(bp)
 
     app.jinja_env.tests["contains"] = lambda sequence, item: item in sequence
-    app.jinja_env.globals["not_found"] = _not_found
     app.jinja_env.globals["forbidden"] = _forbidden
     app.jinja_env.globals["moved"] = _moved
     app.jinja_env.globals["static_text"] = static_text
@@ -113,10 +112,6 @@ def qr_code(text: str) -> str:
     """A QR code of `text` as an SVG data URI, for an <img> (the page's policy allows
     data: images, never inline script)."""
     return segno.make(text, error="m").svg_data_uri(scale=4, border=2, light="#fff")
-
-
-def _not_found(message: str):
-    raise NotFound(message)
 
 
 def _forbidden(message: str):

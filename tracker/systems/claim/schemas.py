@@ -7,11 +7,9 @@ import re
 from marshmallow import Schema, ValidationError, fields, validate
 
 from tracker.dice import Drawn, PlayerByLot
-from tracker.systems.base import EventSchema
+from tracker.systems.base import EventSchema, IdPattern
 
 from .cards import CARD
-
-PLAYER_ID = r"^[a-z0-9][a-z0-9-]{0,39}$"
 
 _card = validate.Regexp(CARD, error="a card is written faction-value, such as knights-7")
 
@@ -116,7 +114,7 @@ class TopCard(Drawn):
 class PlayerSchema(EventSchema):
     id = fields.Str(
         required=True,
-        validate=validate.Regexp(PLAYER_ID, error="a player id is lower-case letters, digits, -"),
+        validate=IdPattern(40, error="a player id is lower-case letters, digits, -"),
     )
     name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
 

@@ -12,6 +12,10 @@ templates call them as ``system.views.play_hint(...)``, so no rule is written in
 
 from __future__ import annotations
 
+import json
+
+from tracker.errors import NotFound
+
 from . import rules
 from .cards import DOPPELGANGERS, faction, value
 
@@ -173,3 +177,52 @@ def trick_versions(events, game: int) -> list[int]:
     """
     plays = [e.version for e in events if e.type == "CardPlayed" and e.data.get("game") == game]
     return plays[1::2]
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdecimal() else 0
+
+
+def seat_shown(names: dict, player: str) -> str:
+    """The seat a page is asked to show (`?player=`, empty for an onlooker); NotFound when
+    the campaign has no such player."""
+    if player and player not in names:
+        raise NotFound(f"this campaign has no player {json.dumps(player)}")
+    return player
+
+
+def game_shown(pub: dict, asked: str) -> dict:
+    """Game `asked` (`?game=`) as its page shows it: its number, its summary once it is over,
+    else the game under way; NotFound when the campaign has neither."""
+    number = _number(asked)
+    found = [summary for summary in pub["games"] if summary["number"] == number]
+    game = pub["game"]
+    playing = game if game and not game["over"] and game["number"] == number else None
+    if not found and not playing:
+        raise NotFound(f"this campaign has no game {json.dumps(asked)}")
+    return {"number": number, "summary": found[0] if found else None, "playing": playing}
+
+
+def finished_game(pub: dict, asked: str) -> dict:
+    """The summary of finished game `asked` (`?game=`), which a replay steps through;
+    NotFound while it is still being played or when there is none."""
+    number = _number(asked)
+    game = pub["game"]
+    if game and not game["over"] and game["number"] == number:
+        raise NotFound(f"game {number} is still being played: its replay opens when it is over")
+    for summary in pub["games"]:
+        if summary["number"] == number:
+            return summary
+    raise NotFound(f"this campaign has no finished game {json.dumps(asked)}")
+
+
+def trick_shown(versions: list[int], number: int, asked: str) -> int:
+    """The trick a replay shows (`?trick=`, 0 for the deal) of a game whose tricks were
+    settled at `versions`; NotFound past its last trick."""
+    step = int(asked) if asked.isdecimal() else -1
+    if not 0 <= step <= len(versions):
+        raise NotFound(
+            f"game {number} has tricks 1 to {len(versions)} (0 is the deal), "
+            f"not {json.dumps(asked)}"
+        )
+    return step

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import re
-
 from marshmallow import ValidationError, fields, validate
 
 from tracker.dice import Dice, Drawn
-from tracker.systems.base import EventSchema
+from tracker.systems.base import EventSchema, IdPattern
 
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
+ID = IdPattern(41)
+ID_PATTERN = ID.regex
 ATTRIBUTES = ("leadership", "strength", "speed")
 
 
 def Id(**kwargs):
     """An identifier of a player, region, monster, card...: lower-case letters, digits, dashes."""
     kwargs.setdefault("required", True)
-    return fields.Str(
-        validate=validate.Regexp(ID_PATTERN, error="use lower-case letters, digits and dashes"),
-        **kwargs,
-    )
+    return fields.Str(validate=ID, **kwargs)
 
 
 def Count(low=1, high=99, **kwargs):

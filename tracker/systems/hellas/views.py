@@ -9,8 +9,9 @@ decides; the fold still checks every event it is sent. Hellas' templates call th
 from __future__ import annotations
 
 import copy
+import json
 
-from tracker.errors import RuleViolation
+from tracker.errors import NotFound, RuleViolation
 
 from . import rules
 from .effects import grant_words
@@ -255,3 +256,34 @@ def touched(state: dict, event_type: str, data: dict) -> list[str]:
         found += list(data.get("heroes", {}).values())
     regions = state["content"]["regions"]
     return [rid for rid in dict.fromkeys(found) if rid in regions]
+
+
+def player_shown(state: dict, player: str) -> str:
+    """The name of the player a page is asked for (`?player=`); NotFound when there is none."""
+    name = state["names"].get(player)
+    if not name:
+        raise NotFound(f"this campaign has no player {json.dumps(player)}")
+    return name
+
+
+def replay(entries: list, game: str, asked: str) -> dict:
+    """The replay of `game` from the campaign's log entries, in order: the games begun
+    (their `GameStarted` entries), the steps of this one (every event from its start to the
+    next game's, the voided ones and the voidings left out) and the step `asked` for
+    (`?step=`, from 1). NotFound when there is no such game or step."""
+    starts = [e for e in entries if e.event.type == "GameStarted" and not e.voided_by]
+    begin = next((e for e in starts if e.event.data.get("game") == game), None)
+    if begin is None:
+        raise NotFound(f"this campaign has no game {json.dumps(game)}")
+    steps, within = [], False
+    for entry in entries:
+        if entry.voided_by:
+            continue
+        if entry.event.type == "GameStarted":
+            within = entry.event.version == begin.event.version
+        if within and entry.event.type not in ("EventVoided", "CampaignStarted"):
+            steps.append(entry)
+    n = int(asked) if asked.isdecimal() else 0
+    if not 1 <= n <= len(steps):
+        raise NotFound(f"game {game} has steps 1 to {len(steps)}, not {json.dumps(asked)}")
+    return {"starts": starts, "steps": steps, "n": n, "entry": steps[n - 1]}

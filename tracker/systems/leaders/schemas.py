@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from tracker.dice import Drawn, PlayerByLot
-from tracker.systems.base import EventSchema
+from tracker.systems.base import EventSchema, IdPattern
 
 MODES = ("standard", "expert")
 ABILITIES = (
@@ -28,9 +28,7 @@ ABILITIES = (
     "cub",
     "nemesis",
 )
-IDENT = validate.Regexp(
-    r"^[a-z0-9][a-z0-9-]{0,39}$", error="use lower-case letters, digits, dashes"
-)
+IDENT = IdPattern(40, error="use lower-case letters, digits, dashes")
 
 
 def Coord(**kwargs):

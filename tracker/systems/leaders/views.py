@@ -8,10 +8,11 @@ the pages can never offer what the fold would refuse, nor hide what it would acc
 
 from __future__ import annotations
 
+import json
 from copy import deepcopy
 from itertools import permutations
 
-from tracker.errors import RuleViolation
+from tracker.errors import NotFound, RuleViolation
 from tracker.events import Event
 
 from . import geometry as geo
@@ -29,6 +30,7 @@ __all__ = [
     "exile_options",
     "hand_size",
     "leader_options",
+    "match_replayed",
     "may_end_turn",
     "nemesis_options",
     "recruit_options",
@@ -335,3 +337,21 @@ def card_pieces(state: dict, card_id: str) -> list[dict]:
     """The pieces of a card (two for Hermit and Cub), each with its ability."""
     card = rules.card_index(state).get(card_id)
     return list(card["pieces"]) if card else []
+
+
+def match_replayed(now: dict, match_id: str, latest: int, looked_at: int | None) -> dict:
+    """What a replay of match `match_id` steps through: its first and final events, whether
+    it is finished, and its record once it is. `now` is the campaign at its latest event
+    `latest`; `looked_at` the event the replay is asked to show (`?at=`), or None for its
+    end. NotFound when there is no such match, or it had not begun at `looked_at`."""
+    done = [match for match in now["matches"] if match["id"] == match_id]
+    under_way = now["match"]
+    if done:
+        first, final, record = done[0]["from_version"], done[0]["to_version"], done[0]
+    elif under_way and under_way["id"] == match_id:
+        first, final, record = under_way["from_version"], latest, None
+    else:
+        raise NotFound(f"this campaign has no match {json.dumps(match_id)}")
+    if looked_at is not None and looked_at < first:
+        raise NotFound(f"match {json.dumps(match_id)} had not begun at event {looked_at}")
+    return {"first": first, "final": final, "finished": record is not None, "record": record}

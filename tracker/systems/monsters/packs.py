@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from tracker.systems.base import EventSchema, load_json
+from tracker.systems.base import EventSchema, IdPattern, load_json
 
 from . import hexes
 
-SLUG = validate.Regexp(
-    r"^[a-z0-9][a-z0-9-]{0,39}$", error="use lower-case letters, digits and dashes"
-)
+SLUG = IdPattern(40)
 MOVEMENTS = ("walker", "runner", "flier")
 
 #: content pack id -> title; a pack is the maps.json and figures.json of content/

@@ -6,9 +6,12 @@ Monster battles' templates call these as ``system.views.moves(...)``; each asks 
 
 from __future__ import annotations
 
-from tracker.errors import RuleViolation
+import json
+
+from tracker.errors import NotFound, RuleViolation
 
 from . import hexes, rules
+from .schemas import EVENTS
 
 
 def visible_state(state: dict, side: str | None) -> dict:
@@ -164,3 +167,26 @@ def shown(space: str) -> str:
 def path_text(path: list[str]) -> str:
     """A path as a form sends it back: "3,2 3,3"."""
     return " ".join(path)
+
+
+def battle_steps(entries: list, battle_id: str) -> list:
+    """The log entries of battle `battle_id`, in order, the voided ones left out, for its
+    replay; NotFound when a battle is named and the campaign has none of that id."""
+    steps = [
+        entry
+        for entry in entries
+        if entry.event.type in EVENTS
+        and not entry.voided_by
+        and entry.event.data.get("battle") == battle_id
+    ]
+    if battle_id and not steps:
+        raise NotFound(f"this campaign has no battle {json.dumps(battle_id)}")
+    return steps
+
+
+def figure_shown(battle: dict | None, piece_id: str) -> str:
+    """The figure a battle's page is asked to pick out (`?piece=`, empty for none);
+    NotFound when the battle under way has no such figure."""
+    if piece_id and (not battle or piece_id not in battle["pieces"]):
+        raise NotFound(f"this battle has no figure {json.dumps(piece_id)}")
+    return piece_id

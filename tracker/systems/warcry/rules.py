@@ -236,22 +236,6 @@ def owed(state, wb, am=None) -> list[str]:
     return []
 
 
-def _owes(wb, am) -> bool:
-    """Whether `owed` would name anything, without putting it into words."""
-    if am is None:
-        return False
-    step = am["step"]
-    if step == 2:
-        return bool(am["injuries"])
-    if step == 3:
-        return bool(am["destiny"])
-    if step == 4:
-        return len(wb["active"]) < t.MIN_FIGHTERS
-    if step == 5:
-        return bool(am["found"]) or bool(am["perishable"])
-    return False
-
-
 def _fragile(wb, am) -> list[str]:
     """The fighters who fought and hold a fragile artefact: each owes a perishable roll."""
     fighters, out = wb["fighters"], []
@@ -313,11 +297,11 @@ def reach(state, wb, step, what) -> dict:
             f"{wb['name']} is already at step {am['step']} ({t.STEPS[am['step']]})"
         )
     while am is not None and am["step"] < step:
-        if _owes(wb, am):
+        if still := owed(state, wb, am):
             current = am["step"]
             raise RuleViolation(
                 f"step {current} ({t.STEPS[current]}) comes first: "
-                f"{wb['name']} still owes {'; '.join(owed(state, wb, am))}"
+                f"{wb['name']} still owes {'; '.join(still)}"
             )
         am = _passed(state, wb, am)
     if am is None:
@@ -343,7 +327,7 @@ def _leave_step(state, wb, version):
 def _settle(state, wb, version):
     """Pass the steps that hold no choice once nothing is owed in them."""
     while (am := wb["aftermath"]) is not None and am["step"] in SELF_PASSING:
-        if _owes(wb, am):
+        if owed(state, wb, am):
             return
         _leave_step(state, wb, version)
 
@@ -878,30 +862,19 @@ def aftermath_step_completed(state, event):
             "step 6 (progress on the campaign map) passes by itself once step 5 is complete"
         )
     am = reach(state, wb, step, lambda: f"completing step {step}")
-    if _owes(wb, am):
+    if still := owed(state, wb, am):
         raise RuleViolation(
             f"step {step} ({t.STEPS[step]}) is not complete: "
-            f"{wb['name']} still owes {'; '.join(owed(state, wb, am))}"
+            f"{wb['name']} still owes {'; '.join(still)}"
         )
     _advance(state, wb, step, version)
-    am = wb["aftermath"]
-    # The steps `_leave_step` and `_settle` would pass, made here without their calls, as
-    # three in ten events of a fold are these (bench/RESULTS.md, change 36). Steps 2, 3 and 6
-    # pass by themselves (SELF_PASSING).
-    if step == 1:
-        am["step"] = 2 if am["injuries"] else 3 if am["destiny"] else 4
-    elif step == 4:
-        am["step"] = 5  # step 5 holds a choice: nothing passes by itself
-        am["perishable"] = _fragile(wb, am)
-    elif step == 5:
-        am["step"] = 6
-        _progress(state, wb, version)  # which leaves the warband at step 7 or done
-    elif step == 7:  # the reward of the map point is declined
+    if step == 7:  # the warband declines the reward of its map point: the aftermath is over
+        am = wb["aftermath"]
         am["report"]["reward"] = {"kind": am["reward"], "declined": True}
         _finish(state, wb)
-    else:
-        _leave_step(state, wb, version)
-        _settle(state, wb, version)
+        return
+    _leave_step(state, wb, version)
+    _settle(state, wb, version)
 
 
 def _roll_for(state, data, step, owed_key, what) -> tuple[dict, dict, dict]:

@@ -3,12 +3,10 @@
 from marshmallow import fields, validate
 
 from tracker.dice import Dice
-from tracker.systems.base import EventSchema
+from tracker.systems.base import EventSchema, IdPattern
 from tracker.systems.warcry.tables import POINT_KINDS, RULES
 
-ID = validate.Regexp(
-    r"^[a-z0-9][a-z0-9-]{0,62}$", error="use lower-case letters, digits and dashes"
-)
+ID = IdPattern(63)
 NAME = validate.Length(min=1, max=80)
 
 

@@ -85,26 +85,32 @@ STEPS = {
 }
 
 KILLED, LOSES_FAVOUR, RECOVERS = "killed", "loses favour", "recovers"
+# The injury table: each row's lowest and highest 2D6 total, and its outcome (a leader who
+# would be killed loses favour instead).
+INJURY_TABLE = ((2, 3, KILLED), (4, 5, LOSES_FAVOUR), (6, 12, RECOVERS))
+# The only D6 that gains a destiny level.
+DESTINY_NOTICED = 6
+# The highest D6 on which a fragile artefact crumbles.
+PERISHABLE_CRUMBLES = 3
 
 
 def injury(dice: list[int], leader: bool) -> str:
-    """The injury table (2D6 sum): 2-3 killed (a leader loses favour instead), 4-5 loses favour."""
+    """The injury table's outcome for a 2D6 roll."""
     total = dice[0] + dice[1]
-    if total <= 3:
-        return LOSES_FAVOUR if leader else KILLED
-    if total <= 5:
-        return LOSES_FAVOUR
+    for _, highest, outcome in INJURY_TABLE:
+        if total <= highest:
+            return LOSES_FAVOUR if leader and outcome == KILLED else outcome
     return RECOVERS
 
 
 def destiny_gained(dice: list[int]) -> bool:
     """Do the gods notice? Only a 6 gains a destiny level."""
-    return dice[0] == 6
+    return dice[0] == DESTINY_NOTICED
 
 
 def perishable_crumbles(dice: list[int]) -> bool:
     """A fragile artefact crumbles on 1-3 and keeps working on 4-6."""
-    return dice[0] <= 3
+    return dice[0] <= PERISHABLE_CRUMBLES
 
 
 def thirds(taken_down: int, fielded: int) -> int:

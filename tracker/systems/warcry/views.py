@@ -9,7 +9,9 @@ limits) as the rules use them.
 
 from __future__ import annotations
 
-from tracker.errors import RuleViolation
+import json
+
+from tracker.errors import NotFound, RuleViolation
 from tracker.systems.warcry import rules, tables
 from tracker.systems.warcry.rules import (
     battle,
@@ -20,12 +22,18 @@ from tracker.systems.warcry.rules import (
     quest_of,
     report,
 )
+from tracker.systems.warcry.words import INJURED
 
 __all__ = [
+    "INJURED",
+    "INJURY_ROLLED",
+    "INJURY_WORDS",
     "aftermath_view",
     "artefact_takers",
     "battle",
+    "battle_shown",
     "convergence_point",
+    "injury_rows",
     "lost_for_good",
     "muster_limit",
     "owed",
@@ -36,6 +44,7 @@ __all__ = [
     "tables",
     "trait_bearers",
     "visible_state",
+    "warband_shown",
 ]
 
 
@@ -141,3 +150,53 @@ def _accepted(rule, *args) -> bool:
     except RuleViolation:
         return False
     return True
+
+
+def warband_shown(pub: dict, wid: str) -> dict:
+    """The warband `wid` as `public_state` shows it; NotFound when the campaign has none."""
+    found = pub["warbands"].get(wid)
+    if found is None:
+        raise NotFound(f"this campaign has no warband {json.dumps(wid)}")
+    return found
+
+
+def battle_shown(state: dict, bid: str) -> dict | None:
+    """The battle `bid` as the state keeps it whole, or None once it has left the state (the
+    campaign just before it left still holds it: `state["battle_ids"]`); NotFound when it
+    was never fought."""
+    found = battle(state, bid)
+    if found is None and not state["battle_ids"].get(bid):
+        raise NotFound(f"this campaign has no battle {json.dumps(bid)}")
+    return found
+
+
+# What the aftermath's page says of each outcome of the injury table, and the table's rows
+# in those words (the rules read the same rows: `tables.INJURY_TABLE`).
+INJURY_WORDS = {
+    tables.KILLED: "slain",
+    tables.LOSES_FAVOUR: "loses the favour of the gods",
+    tables.RECOVERS: "recovers",
+}
+# What a battle's report says of an outcome after its roll ("1 + 2 → slain"); the
+# chronicle tells it as a sentence, as the audit log does (`INJURED`: "was slain").
+INJURY_ROLLED = {
+    tables.KILLED: "slain",
+    tables.LOSES_FAVOUR: "lost the favour of the gods",
+    tables.RECOVERS: "recovered",
+}
+_INJURY_NOTES = {
+    tables.KILLED: " (a leader loses the favour of the gods instead)",
+    tables.LOSES_FAVOUR: " (−1 destiny)",
+}
+
+
+def injury_rows() -> list[dict]:
+    """The injury table as the aftermath's page shows it: each row's 2D6 totals and words."""
+    return [
+        {
+            "lowest": lowest,
+            "highest": highest,
+            "words": INJURY_WORDS[outcome] + _INJURY_NOTES.get(outcome, ""),
+        }
+        for lowest, highest, outcome in tables.INJURY_TABLE
+    ]

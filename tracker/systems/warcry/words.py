@@ -12,6 +12,14 @@ from tracker.systems.warcry.rules import battle, profiles
 
 SAYINGS: dict[str, Callable[[dict, dict, dict], str]] = {}
 
+# What befell a fighter on each outcome of the injury table, as a sentence tells it once
+# rolled: the audit log's, and the chronicle's.
+INJURED = {
+    t.KILLED: "was slain",
+    t.LOSES_FAVOUR: "lost the favour of the gods",
+    t.RECOVERS: "recovered",
+}
+
 
 def says(event_type: str) -> Callable:
     def register(saying: Callable) -> Callable:
@@ -106,12 +114,8 @@ def _injury_rolled(state, d, wb):
     dice = "+".join(map(str, d["dice"]))
     fighter = wb.get("fighters", {}).get(d["fighter"], {})
     outcome = t.injury(d["dice"], fighter.get("leader", False))
-    words = {
-        t.KILLED: "was slain",
-        t.LOSES_FAVOUR: "lost the favour of the gods",
-        t.RECOVERS: "recovered",
-    }[outcome]
-    return f"{possessive(wb.get('name'))} {_fname(wb, d['fighter'])} {words}: injury roll {dice}"
+    injured = INJURED[outcome]
+    return f"{possessive(wb.get('name'))} {_fname(wb, d['fighter'])} {injured}: injury roll {dice}"
 
 
 @says("DestinyRolled")
