@@ -212,11 +212,11 @@ class Service:
     def campaign_page(self, among: list[tuple[str, tuple]], **page):
         """A page of campaigns (`Store.campaign_page`), their games and names taken from the
         first events this process has read already."""
-        return self.store.campaign_page(among, firsts=self.cache, **page)
+        return self.store.campaign_page(among, **page)
 
     def campaign_row(self, campaign: str):
         """One campaign's row (`Store.campaign`), or None, the same way."""
-        return self.store.campaign(campaign, firsts=self.cache)
+        return self.store.campaign(campaign)
 
     def verify(self, campaign: str | None = None):
         """The first broken event of one campaign (or of any), or None when all chains hold."""

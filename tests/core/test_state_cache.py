@@ -8,7 +8,7 @@ from tracker import wording
 from tracker.cache import Handover, Kept, Pool, StateCache
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 from .test_service import start_two_warbands
 
@@ -26,7 +26,7 @@ def other_request(db_path, cache, campaign="c", give_back=True):
     """A request on another thread, with its own connection: the state it reads."""
 
     def work():
-        store = Store(db_path)
+        store = open_store(db_path)
         try:
             state = Service(store, SeededRoller(7), cache=cache).state(campaign).state
         finally:
@@ -96,7 +96,7 @@ def test_a_writer_never_takes_a_state_a_reader_of_another_thread_holds(service, 
     before = repr(held)
 
     def write():
-        store = Store(db_path)
+        store = open_store(db_path)
         try:
             Service(store, SeededRoller(7), cache=service.cache).append(
                 "c",
@@ -266,7 +266,7 @@ def test_pages_asked_for_at_once_word_the_campaigns_tail_once(service, db_path, 
     pages = []
 
     def request():
-        store = Store(db_path)
+        store = open_store(db_path)
         try:
             start.wait()
             svc = Service(store, SeededRoller(7), cache=service.cache)

@@ -64,10 +64,10 @@ def test_the_head_page_is_read_from_the_tail_without_folding(svc, monkeypatch):
 
 
 def test_a_tail_of_another_log_under_the_same_name_is_not_used(svc, tmp_path):
-    from tracker.store import Store
+    from tracker.store import open_store
 
     same_pages(svc)
-    other = Store(tmp_path / "other.db")
+    other = open_store(tmp_path / "other.db")
     other.init()
     other.path = svc.store.path  # as a database file put back from a backup would be
     again = Service(other, SeededRoller(3), cache=svc.cache)
