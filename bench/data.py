@@ -8,7 +8,7 @@ from pathlib import Path
 from bench.generate import write_jsonl
 from tracker.accounts import Accounts
 from tracker.events import NewEvent
-from tracker.store import Store
+from tracker.store import open_store
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1M": 1_000_000}
@@ -42,7 +42,7 @@ def database(size: str) -> Path:
     tmp = path.with_suffix(".tmp.db")
     for extra in ("", "-wal", "-shm"):
         Path(str(tmp) + extra).unlink(missing_ok=True)
-    store = Store(tmp)
+    store = open_store(tmp)
     store.init()
     Accounts(store).init()
     cid = campaign_id(size)

@@ -20,8 +20,9 @@ from tracker import systems
 from tracker.events import GENESIS, NewEvent, canonical, chain_hash, utcnow
 from tracker.fold import fold
 from tracker.service import Service
-from tracker.store import Store
-from tracker.store.sqlite import _INSERT, SCHEMA
+from tracker.store import open_store
+from tracker.store.records import INSERT
+from tracker.store.sqlite import SCHEMA
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -154,7 +155,7 @@ def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> 
     rows = _chained_rows(events)  # so raw sqlite3 only writes
 
     def through_store():
-        store = Store(_fresh(work, "append-store.db"))
+        store = open_store(_fresh(work, "append-store.db"))
         store.init()
 
         def write(first, last):
@@ -164,7 +165,7 @@ def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> 
         return write, store.close
 
     def through_service():
-        store = Store(_fresh(work, "append-service.db"))
+        store = open_store(_fresh(work, "append-service.db"))
         store.init()
         service = Service(store)
 
@@ -188,7 +189,7 @@ def appends(work: Path, count: int = 2000, block: int = 50, rounds: int = 5) -> 
         def write(first, last):
             for row in rows[first:last]:
                 conn.execute("BEGIN IMMEDIATE")
-                conn.execute(_INSERT, row)
+                conn.execute(INSERT, row)
                 conn.execute("COMMIT")
 
         return write, conn.close
@@ -357,7 +358,7 @@ def importing(work: Path, size: str = "100k") -> Figure:
     lines = source.read_text(encoding="utf-8").splitlines()
 
     def through_service():
-        store = Store(_fresh(work, "import.db"))
+        store = open_store(_fresh(work, "import.db"))
         store.init()
         start = time.perf_counter()
         Service(store).import_lines(lines)
@@ -382,7 +383,7 @@ def importing(work: Path, size: str = "100k") -> Figure:
         conn.executescript(SCHEMA)
         start = time.perf_counter()
         conn.execute("BEGIN IMMEDIATE")
-        conn.executemany(_INSERT, rows)
+        conn.executemany(INSERT, rows)
         conn.execute("COMMIT")
         elapsed = time.perf_counter() - start
         conn.close()
@@ -408,7 +409,7 @@ def importing(work: Path, size: str = "100k") -> Figure:
 
 
 def folding(work: Path, size: str = "100k") -> list[Figure]:
-    store = Store(data.database(size))
+    store = open_store(data.database(size))
     cid = data.campaign_id(size)
     system = systems.get("warcry")
 
@@ -544,7 +545,7 @@ def state_at_size(small: str = "1k", large: str = "100k") -> Figure:
     folded the campaign once): what a page's cost does beyond the roster sheet's."""
 
     def looks(size):
-        store = Store(data.database(size))
+        store = open_store(data.database(size))
         service = Service(store)
         cid = data.campaign_id(size)
         service.repository.forget()
@@ -581,7 +582,7 @@ def state_at_size(small: str = "1k", large: str = "100k") -> Figure:
 
 def time_travel(size: str = "100k") -> Figure:
     """A new process's cost: the in-process cache is emptied before each call."""
-    store = Store(data.database(size))
+    store = open_store(data.database(size))
     cid = data.campaign_id(size)
     service = Service(store)
     latest = store.version(cid)

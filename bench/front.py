@@ -28,7 +28,7 @@ from bench import data
 from bench.figures import Figure, _paired, _seconds
 from tracker.accounts import Accounts
 from tracker.events import GENESIS, NewEvent, canonical, chain_hash
-from tracker.store import Store
+from tracker.store import Store, open_store
 
 VERSION = 1  # bump when the databases below change: they are made again
 PASSWORD = "bench-password"
@@ -99,7 +99,7 @@ def database(kind: str) -> Path:
     print(f"  making {path.name} (once) ...", flush=True)
     if kind == "1M":
         shutil.copy(data.database("1M"), tmp)
-    store = Store(tmp)
+    store = open_store(tmp)
     store.init()
     ids = [f"camp-{n:05}" for n in range(count)]
     store.import_rows(_copies(ids))
@@ -210,7 +210,7 @@ def _log_database(events: int) -> tuple[Path, str]:
     if not path.exists():
         tmp = path.with_suffix(".tmp.db")
         tmp.unlink(missing_ok=True)
-        store = Store(tmp)
+        store = open_store(tmp)
         store.init()
         Accounts(store).init()
         with open(data.jsonl("1k"), encoding="utf-8") as lines:

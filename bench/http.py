@@ -15,7 +15,7 @@ from bench.figures import ROOT, Figure, _fresh, _paired
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web.server import THREADS
 
 CLIENTS = 8
@@ -29,7 +29,7 @@ def _port() -> int:
 
 def _seed(path: Path) -> str:
     """One campaign per client plus a shared one, all run by one organiser; returns a token."""
-    store = Store(path)
+    store = open_store(path)
     store.init()
     accounts = Accounts(store)
     accounts.init()

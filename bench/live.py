@@ -16,7 +16,7 @@ from tracker import config
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web.server import THREADS
 
 STREAMS = 50
@@ -35,7 +35,7 @@ def source(n: int) -> str:
 
 def _seed(path: Path) -> str:
     """The sample and one campaign per recording client, all public; returns a token."""
-    store = Store(path)
+    store = open_store(path)
     store.init()
     accounts = Accounts(store)
     accounts.init()

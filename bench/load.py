@@ -30,7 +30,7 @@ from bench.live import Stream, source
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web.server import THREADS
 
 CAMPAIGNS = 10  # read and written by every side
@@ -62,7 +62,7 @@ def _seed(path: Path | str, copies: int = CAMPAIGNS * PLAYERS) -> Seeded:
     aftermaths), all public, in the database at `path` (a file, or a PostgreSQL URL). The
     first CAMPAIGNS are the shared ones; player k holds side k in each of them, and side k
     of the copies 10k .. 10k+9 alone (the uncontended side)."""
-    store = Store(path)
+    store = open_store(path)
     store.init()
     accounts = Accounts(store)
     accounts.init()

@@ -7,7 +7,7 @@ import sys
 from bench import data
 from tracker import systems
 from tracker.fold import fold
-from tracker.store import Store
+from tracker.store import open_store
 
 
 def _high_water_mib() -> float:
@@ -21,7 +21,7 @@ def _high_water_mib() -> float:
 
 
 def main(size: str) -> None:
-    store = Store(data.database(size))
+    store = open_store(data.database(size))
     system = systems.get("warcry")
     state = fold(system, store.read(data.campaign_id(size)))
     peak = _high_water_mib()

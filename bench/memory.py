@@ -25,7 +25,7 @@ from bench.streams import workers_rss
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 BROWSED = 500
 SAMPLE = ROOT / "events" / "warcry-ember-crown.jsonl"
@@ -33,7 +33,7 @@ PAGES = ("/c/{cid}/", "/c/{cid}/audit", "/c/{cid}/dice")
 
 
 def _seed(path: Path, count: int) -> list[str]:
-    store = Store(path)
+    store = open_store(path)
     store.init()
     Accounts(store).init()
     service = Service(store, SeededRoller(3))

@@ -32,7 +32,7 @@ from bench.figures import (
 from bench.http import CLIENTS, Client, _founded, _port, _run, _seed
 from tracker.repository import Kept
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.store.postgres import _INSERT
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -69,7 +69,7 @@ def appends(
     fresh = iter(range(10**6))
 
     def store_on(target):
-        store = Store(target)
+        store = open_store(target)
         store.init()
 
         def write(first, last):
@@ -80,7 +80,7 @@ def appends(
 
     def raw():
         url = server.database()
-        schema = Store(url)
+        schema = open_store(url)
         schema.init()  # the same schema, triggers and indexes
         schema.close()
         conn = psycopg.connect(url, autocommit=True)
@@ -133,7 +133,7 @@ def appends(
 def folding(server: Server, work: Path) -> Figure:
     """A whole fold of the 10k campaign, no snapshot, on each engine."""
     lines = Path(data.jsonl("10k")).read_text(encoding="utf-8").splitlines()
-    stores = [Store(server.database()), Store(str(work / "fold-pg-vs-sqlite.db"))]
+    stores = [open_store(server.database()), open_store(str(work / "fold-pg-vs-sqlite.db"))]
     for store in stores:
         store.init()
         Service(store).import_lines(lines)

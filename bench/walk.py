@@ -14,7 +14,7 @@ from pathlib import Path
 from tracker import config
 from tracker.accounts import Accounts
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ def traced(work) -> list[str]:
 def walks() -> dict[str, list[str]]:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "walk.db"
-        store = Store(db)
+        store = open_store(db)
         store.init()
         accounts = Accounts(store)
         accounts.init()
@@ -79,7 +79,7 @@ def walks() -> dict[str, list[str]]:
             assert answer.status_code in (302, 303), answer.get_data(as_text=True)[:500]
             versions.append(versions[-1] + 1)
 
-        versions = [Service(Store(db)).store.version(cid)]
+        versions = [Service(open_store(db)).store.version(cid)]
         read()
         post()
         return {"dashboard read": traced(read), "form post": traced(post)}

@@ -7,7 +7,7 @@ from warbands import two_warbands
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 PASSWORD = "a fine long password"
 
@@ -24,7 +24,7 @@ class Role:
 
 def seed(database: str) -> dict[str, Role]:
     """The campaign 'c' (two warbands, four fighters each) and one account per role."""
-    store = Store(database)
+    store = open_store(database)
     store.init()
     accounts = Accounts(store)
     accounts.init()

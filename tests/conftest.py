@@ -4,7 +4,7 @@ import pytest
 
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 
 @pytest.fixture
@@ -14,7 +14,7 @@ def db_path(tmp_path):
 
 @pytest.fixture
 def store(db_path):
-    store = Store(db_path)
+    store = open_store(db_path)
     store.init()
     yield store
     store.close()
@@ -45,9 +45,9 @@ def pg_url(pg_server):
 def any_store(request, tmp_path):
     """A store on each engine in turn: the same test body for both."""
     if request.param == "sqlite":
-        opened = Store(tmp_path / "tracker.db")
+        opened = open_store(tmp_path / "tracker.db")
     else:
-        opened = Store(request.getfixturevalue("pg_url"))
+        opened = open_store(request.getfixturevalue("pg_url"))
     opened.init()
     yield opened
     opened.close()

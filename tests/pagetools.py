@@ -39,9 +39,9 @@ def post_form(client, url, svc, type_, campaign="c", **fields):
 def member(app, campaign, name, side=None, role="player"):
     """A client logged in as a new account `name`, a member of `campaign` holding `side`."""
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     accounts = Accounts(store)
     accounts.add_member(campaign, accounts.sign_up(name, "a long password!"), role, side)
     store.close()
@@ -56,9 +56,9 @@ def member(app, campaign, name, side=None, role="player"):
 def unseat(app, campaign, name):
     """The member `name` of `campaign` plays no side any more (its seat is free)."""
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     accounts = Accounts(store)
     accounts.set_side(campaign, accounts.by_name(name), None)
     store.close()

@@ -18,12 +18,11 @@ import click
 
 from tracker import config, webhooks
 from tracker import lan as network
-from tracker.accounts import Accounts
+from tracker.accounts import NUMBERED, TABLES, Accounts
 from tracker.errors import TrackerError
 from tracker.permissions import seat
 from tracker.service import Service
-from tracker.store import ReadOnly, Store, is_url
-from tracker.store.base import describe
+from tracker.store import ReadOnly, Store, describe, is_url, open_store
 
 db_option = click.option(
     "--db",
@@ -90,7 +89,7 @@ def _on_server(url: str, *, must_exist: bool, write: bool):
 
     store = None
     try:
-        store = Store(url, readonly=not write)
+        store = open_store(url, readonly=not write)
         if must_exist and not store.initialised():
             fail(f"{store.target} is not a tracker database yet (create it with: {program()} init)")
         yield Service(store)
@@ -106,7 +105,7 @@ def _on_server(url: str, *, must_exist: bool, write: bool):
 
 def _open(path: str, write: bool) -> Store:
     try:
-        return Store(path, readonly=not write)
+        return open_store(path, readonly=not write)
     except sqlite3.OperationalError:
         if write and Path(path).exists() and _readable(path):
             raise ReadOnly(path) from None  # it opens for reading only
@@ -121,7 +120,7 @@ def _writable(path: str) -> bool:
 
 def _readable(path: str) -> bool:
     try:
-        Store(path, readonly=True).close()
+        open_store(path, readonly=True).close()
     except sqlite3.Error:
         return False
     return True
@@ -532,7 +531,7 @@ def backup_command(db, path):
     if Path(path).exists():
         fail(f"{path} exists already: a backup is written to a new file")
     with opened(db, write=False) as service:
-        copy_database(service.store.conn, path, "backing up")
+        copy_database(service.store, path, "backing up")
         click.echo(f"backed up {service.store.count()} events and every account to {path}")
 
 
@@ -555,29 +554,22 @@ def restore_command(db, backup):
             fail(
                 f"the backup's log does not hold: {broken[0] if isinstance(broken, list) else broken}"
             )
-        copy_database(source.store.conn, target, "restoring")
+        copy_database(source.store, target, "restoring")
         count = len(source.campaigns())
     click.echo(
         f"restored {count} campaign{'s' if count != 1 else ''} into {target}; every chain holds"
     )
 
 
-def copy_database(conn: sqlite3.Connection, path: str, label: str) -> None:
-    """SQLite's online backup of `conn` into a new file, with a progress bar."""
-    target = sqlite3.connect(path)
-    try:
-        with click.progressbar(length=1, label=label, file=sys.stderr) as bar:
+def copy_database(store: Store, path: str, label: str) -> None:
+    """The store's whole database backed up into a new file at `path`, with a progress bar."""
+    with click.progressbar(length=1, label=label, file=sys.stderr) as bar:
 
-            def progress(_status, remaining, total):
-                bar.length = total
-                bar.update(total - remaining - bar.pos)
+        def progress(done, total):
+            bar.length = total
+            bar.update(done - bar.pos)
 
-            conn.backup(target, pages=256, progress=progress)
-    except sqlite3.Error:
-        target.close()
-        Path(path).unlink(missing_ok=True)
-        raise
-    target.close()
+        store.backup(path, progress)
 
 
 @click.command("copy")
@@ -593,9 +585,11 @@ def copy_command(db, to):
     if not is_url(to):
         fail(f"--to takes a postgresql:// URL, not {to!r}")
     with opened(db, write=False) as source, _on_server(to, must_exist=False, write=True) as target:
-        make_ready(target.store)  # refused before the bar shows, when it is not empty
-        with click.progressbar(length=size(source.store), label="copying", file=sys.stderr) as bar:
-            count = copy_into(source.store, target.store, bar.update)
+        Accounts(target.store).init()
+        make_ready(target.store, TABLES)  # refused before the bar shows, when it is not empty
+        length = size(source.store, TABLES)
+        with click.progressbar(length=length, label="copying", file=sys.stderr) as bar:
+            count = copy_into(source.store, target.store, bar.update, TABLES, NUMBERED)
         click.echo(
             f"copied {count} campaign{'s' if count != 1 else ''} and every account into "
             f"{target.store.target}; every chain holds"

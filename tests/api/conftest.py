@@ -6,7 +6,7 @@ from apiseed import seed
 
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web import create_app
 
 
@@ -34,6 +34,6 @@ def client(app):
 
 @pytest.fixture
 def svc(app, roles):
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     yield Service(store)
     store.close()

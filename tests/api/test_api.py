@@ -209,9 +209,9 @@ def test_verify_and_export(client, roles, svc):
 
 def test_an_invitation_code_makes_a_player_of_its_side(client, roles, app):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     Accounts(store).remove_member("c", Accounts(store).by_name("cole"))  # Crowmarch is free
     code = client.post(
         "/api/campaigns/c/invitations", json={"side": "crow"}, headers=roles["organiser"].headers
@@ -229,10 +229,10 @@ def test_an_invitation_code_makes_a_player_of_its_side(client, roles, app):
 
 def test_a_revoked_or_unknown_token_opens_nothing(client, roles, app):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
     assert client.get("/api/me", headers=roles["player"].headers).json["name"] == "ivy"
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     accounts = Accounts(store)
     user = accounts.by_name("ivy")
     accounts.revoke_token(user, accounts.tokens(user)[0]["id"])
@@ -241,9 +241,9 @@ def test_a_revoked_or_unknown_token_opens_nothing(client, roles, app):
 
 
 def test_tokens_and_passwords_are_stored_hashed(app, roles):
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     dump = "\n".join(store.conn.iterdump())
     assert roles["player"].token not in dump and "a fine long password" not in dump
 

@@ -9,7 +9,7 @@ import pytest
 
 from tracker import config, systems
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web import create_app
 
 SAMPLES = sorted(config.SAMPLES.glob("*.jsonl"))
@@ -31,7 +31,7 @@ def schema_of(web, game):
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda path: path.stem)
 def test_every_exported_line_of_every_sample_meets_its_games_schema(web, tmp_path, sample):
-    service = Service(Store(tmp_path / "export.db"))
+    service = Service(open_store(tmp_path / "export.db"))
     service.store.init()
     for result in service.import_lines(sample.read_text(encoding="utf-8").splitlines()):
         game, _ = service.system_of(result.campaign)

@@ -8,7 +8,7 @@ those who may not see it.
 import pytest
 
 from tracker.accounts import Accounts
-from tracker.store import Store
+from tracker.store import open_store
 
 ROLES = ["anonymous", "non-member", "player", "other player", "organiser"]
 PASSWORDS = "a fine long password"
@@ -209,7 +209,7 @@ def test_a_player_without_a_side_takes_the_warband_it_founds(client, roles, app)
         headers=roles["non-member"].headers,
     )
     assert page.status_code == 201
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     accounts = Accounts(store)
     assert accounts.membership("c", accounts.by_name("nemo")).side == "gulls"
     page = client.post(
@@ -240,7 +240,7 @@ def test_failed_logins_are_rate_limited(web_app, roles):
 def test_a_session_expires(web_app, roles):
     client = logged_in(web_app, roles["player"])
     assert client.get("/c/c/").status_code == 200
-    store = Store(web_app.config["DATABASE"])
+    store = open_store(web_app.config["DATABASE"])
     with store.conn:  # twelve hours on: the session's end, kept on the server, has passed
         store.conn.execute("UPDATE sessions SET expires_at = '2000-01-01T00:00:00Z'")
     store.close()

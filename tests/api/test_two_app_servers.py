@@ -12,7 +12,7 @@ from api.test_http_concurrency import CLIENTS, EACH, call, client, free_port
 from apiseed import seed
 
 from tracker import config
-from tracker.store import Store
+from tracker.store import open_store
 
 
 def _serve(url: str, port: int, log) -> subprocess.Popen:
@@ -52,7 +52,7 @@ def test_clients_of_two_app_servers_on_one_database_lose_nothing_and_double_noth
         results = list(pool.map(lambda n: client(bases[n % 2], headers, n), range(CLIENTS)))
     acknowledged = [a for acks, _ in results for a in acks]
     assert len(acknowledged) == CLIENTS * EACH
-    store = Store(url)
+    store = open_store(url)
     try:
         log = list(store.read("c"))
         assert [e.version for e in log] == list(range(1, len(log) + 1))
@@ -74,7 +74,7 @@ def test_an_append_through_one_app_server_wakes_a_watcher_of_the_other_within_tw
     import threading
 
     bases, headers, url = servers
-    watcher = Store(url)  # what the live pages of the second server wait on
+    watcher = open_store(url)  # what the live pages of the second server wait on
     seen, woke = watcher.position(), []
     thread = threading.Thread(target=lambda: (watcher.wait(seen, 10), woke.append(time.time())))
     thread.start()
@@ -98,7 +98,7 @@ def test_a_page_open_on_one_app_server_hears_of_an_append_through_the_other_with
     from tracker.accounts import Accounts
 
     bases, headers, url = servers
-    store = Store(url)
+    store = open_store(url)
     try:
         Accounts(store).set_public("c", True)  # an anonymous reader may open its stream
         since = store.version("c")

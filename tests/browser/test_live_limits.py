@@ -10,7 +10,7 @@ from serving import served
 
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,7 @@ def test_a_page_refused_its_stream_says_so_and_refreshes_itself_slowly(crowded, 
     shot(page, "live-limits-390")
     # The page fetches itself on its own: a new version shows without a reload.
     page.evaluate("window.keptSinceLoad = true")
-    store = Store(str(database))
+    store = open_store(str(database))
     try:
         version = store.version("ember-crown-sample")
         data = {"warband": "late-gulls", "name": "Late Gulls", "player": "P", "faction": "Ash"}

@@ -39,17 +39,17 @@ def test_the_samples_load_into_postgresql_as_serve_loads_them_and_export_to_the_
     from tracker import cli
     from tracker.accounts import Accounts
     from tracker.service import Service
-    from tracker.store import Store
+    from tracker.store import open_store
 
     services = []
     for target in (str(tmp_path / "samples.db"), pg_url):
-        store = Store(target)
+        store = open_store(target)
         store.init()
         Accounts(store).init()
         services.append(Service(store))
     lite, pg = services
     assert cli.load_samples(pg) == cli.load_samples(lite) >= 5  # straight into PostgreSQL
-    moved = Service(Store(pg_server.database()))
+    moved = Service(open_store(pg_server.database()))
     moved.store.init()
     for row in lite.campaigns():
         moved.import_lines(list(lite.export(row.id)))

@@ -9,7 +9,7 @@ from tracker import cli
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 PASSWORD = "a long enough password"
 
@@ -19,7 +19,7 @@ def samples(tmp_path):
     """An SQLite database holding every sample, loaded as `tracker serve` loads them, and a
     player with a session, a token, a seat and an open invitation."""
     path = str(tmp_path / "samples.db")
-    store = Store(path)
+    store = open_store(path)
     store.init()
     Accounts(store).init()
     count = cli.load_samples(Service(store, SeededRoller(1)))
@@ -41,7 +41,7 @@ def test_a_copy_of_every_sample_has_the_same_heads_and_states_on_postgresql(samp
     result = run("copy", "--db", samples, "--to", pg_url)
     assert result.returncode == 0, result.stderr
     assert "every chain holds" in result.stdout and "copying" in result.stderr
-    before, after = Store(samples), Store(pg_url)
+    before, after = open_store(samples), open_store(pg_url)
     try:
         rows = before.campaigns()
         assert [(r.id, r.version, r.head) for r in after.campaigns()] == [

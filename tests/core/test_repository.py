@@ -10,7 +10,7 @@ from tracker import config
 from tracker.dice import SeededRoller
 from tracker.repository import Head, Kept
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 from .test_service import start_two_warbands
 
@@ -31,7 +31,7 @@ def other_request(db_path, kept, campaign="c"):
     """A request on another thread, with its own connection: the state it reads."""
 
     def work():
-        store = Store(db_path)
+        store = open_store(db_path)
         try:
             return Service(store, SeededRoller(7), kept=kept).state(campaign).state
         finally:
@@ -84,7 +84,7 @@ def test_a_writer_never_changes_a_state_a_reader_of_another_thread_holds(service
     before = repr(held)
 
     def write():
-        store = Store(db_path)
+        store = open_store(db_path)
         try:
             Service(store, SeededRoller(7), kept=service.repository.kept).append(
                 "c", [_corrected("Zed")], store.version("c"), actor="org"
@@ -141,7 +141,7 @@ def _looked_before_a_writer_appended(service) -> tuple:
 def test_a_head_of_another_log_under_the_same_name_is_not_used(service, tmp_path):
     start_two_warbands(service)
     service.state("c")
-    other = Store(tmp_path / "other.db")
+    other = open_store(tmp_path / "other.db")
     other.init()
     other.path = service.store.path  # as a database file put back from a backup would be
     again = Service(other, SeededRoller(3), kept=service.repository.kept)
@@ -251,7 +251,7 @@ def test_the_head_page_is_read_from_the_tail_without_folding(svc, monkeypatch):
 
 def test_a_tail_of_another_log_under_the_same_name_is_not_used(svc, tmp_path):
     same_pages(svc)
-    other = Store(tmp_path / "other.db")
+    other = open_store(tmp_path / "other.db")
     other.init()
     other.path = svc.store.path  # as a database file put back from a backup would be
     again = Service(other, SeededRoller(3), kept=svc.repository.kept)

@@ -10,7 +10,7 @@ from tracker import config
 from tracker.dice import SeededRoller
 from tracker.errors import BatchError, Conflict, ImportFailed, InvalidEvent, NotFound
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 SAMPLE = config.SAMPLES / "warcry-ember-crown.jsonl"
 CAMPAIGN = "ember-crown-sample"
@@ -78,7 +78,7 @@ def test_replaying_the_same_log_twice_gives_equal_state(sample):
 
 def test_export_then_import_into_a_fresh_database_gives_the_same_state_and_head(sample, tmp_path):
     lines = list(sample.export(CAMPAIGN))
-    fresh = Store(tmp_path / "fresh.db")
+    fresh = open_store(tmp_path / "fresh.db")
     fresh.init()
     copy = Service(fresh)
     copy.import_lines(lines)
@@ -128,7 +128,7 @@ def test_an_import_refuses_a_line_whose_hash_was_altered(sample, tmp_path):
     record = json.loads(lines[20])
     record["meta"]["actor"] = "mallory"
     lines[20] = json.dumps(record)
-    fresh = Store(tmp_path / "fresh.db")
+    fresh = open_store(tmp_path / "fresh.db")
     fresh.init()
     with pytest.raises(ImportFailed, match="line 21: its hash does not match"):
         Service(fresh).import_lines(lines)
@@ -277,7 +277,7 @@ def test_dice_typed_in_from_the_table_are_checked_and_marked_table_roll(service)
 def test_a_seeded_roller_gives_the_same_dice_twice(tmp_path):
     rolls = []
     for run in range(2):
-        store = Store(tmp_path / f"{run}.db")
+        store = open_store(tmp_path / f"{run}.db")
         store.init()
         service = start_two_warbands(Service(store, SeededRoller(3)))
         battle(service, 11)
@@ -461,7 +461,7 @@ def _rows(store):
 
 def test_an_exported_campaign_imports_to_the_same_rows(sample, tmp_path):
     exported = list(sample.export(CAMPAIGN))
-    other = Service(Store(tmp_path / "long.db"))
+    other = Service(open_store(tmp_path / "long.db"))
     other.store.init()
     [result] = other.import_lines(exported)
     assert result.last_version == sample.store.version(CAMPAIGN)
@@ -484,7 +484,7 @@ def test_a_long_file_with_a_bad_line_names_it_and_writes_nothing(sample, tmp_pat
     bad = len(exported) * 2 // 3
     assert exported[bad - 1].count('"data": {') >= 1
     exported[bad - 1] = change(exported[bad - 1])
-    other = Service(Store(tmp_path / "long.db"))
+    other = Service(open_store(tmp_path / "long.db"))
     other.store.init()
     with pytest.raises(ImportFailed) as caught:
         other.import_lines(exported)
@@ -501,7 +501,7 @@ def _void_line(version: int) -> str:
 def test_an_import_whose_last_line_voids_an_event_folds_the_campaign_without_it(sample, tmp_path):
     exported = list(sample.export(CAMPAIGN))
     last = sample.store.version(CAMPAIGN)
-    other = Service(Store(tmp_path / "voided.db"))
+    other = Service(open_store(tmp_path / "voided.db"))
     other.store.init()
     [result] = other.import_lines([*exported, _void_line(last)])
     assert result.last_version == last + 1
@@ -514,7 +514,7 @@ def test_an_import_whose_void_breaks_a_later_event_names_that_line_and_writes_no
     sample, tmp_path
 ):
     exported = list(sample.export(CAMPAIGN))
-    other = Service(Store(tmp_path / "refused.db"))
+    other = Service(open_store(tmp_path / "refused.db"))
     other.store.init()
     with pytest.raises(ImportFailed) as caught:
         other.import_lines([*exported, _void_line(2)])  # the founding of a warband
@@ -567,7 +567,7 @@ def another_writer_first(service, submissions):
     """The store's next append meets a log another writer (its own connection, as another
     process) has just appended `submissions` to, after this writer looked at the head."""
     real = service.store.append
-    rival = Service(Store(service.store.path), SeededRoller(7))
+    rival = Service(open_store(service.store.path), SeededRoller(7))
 
     def racing(campaign, events, expected, *args, **kwargs):
         service.store.append = real

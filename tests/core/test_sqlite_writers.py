@@ -1,6 +1,6 @@
-"""The writers of one process on one SQLite file: they queue on the file's own lock and lose
-nothing; and a page of the log leaves a snapshot where a long fold ended, which changes
-nothing it shows."""
+"""The writers of one process on one SQLite file: their appends go through the file's one
+writer thread, other writes take turns on the file's lock, and nothing is lost; and a page of
+the log leaves a snapshot where a long fold ended, which changes nothing it shows."""
 
 import os
 import sqlite3
@@ -12,7 +12,7 @@ from tracker.dice import SeededRoller
 from tracker.errors import Conflict, KeyReused
 from tracker.events import NewEvent
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.store import sqlite as engine
 
 WRITERS = 8
@@ -27,12 +27,12 @@ def test_many_threads_appending_to_one_campaign_land_each_append_once_on_a_gaple
     tmp_path,
 ):
     path = tmp_path / "tracker.db"
-    Store(path).init()
+    open_store(path).init()
     acknowledged, failures = [], []
     start = threading.Barrier(WRITERS)
 
     def writer(number):
-        store = Store(path)  # a connection of its own, as each server thread keeps
+        store = open_store(path)  # a connection of its own, as each server thread keeps
         try:
             start.wait()
             for n in range(EACH):
@@ -55,7 +55,7 @@ def test_many_threads_appending_to_one_campaign_land_each_append_once_on_a_gaple
         thread.join()
 
     assert failures == []
-    store = Store(path)
+    store = open_store(path)
     log = list(store.read("c"))
     assert [e.version for e in log] == list(range(1, WRITERS * EACH + 1))
     at = {e.data["n"]: e.version for e in log}
@@ -66,11 +66,11 @@ def test_many_threads_appending_to_one_campaign_land_each_append_once_on_a_gaple
 
 def test_many_threads_appending_each_to_its_own_campaign_never_conflict(tmp_path):
     path = tmp_path / "tracker.db"
-    Store(path).init()
+    open_store(path).init()
     failures = []
 
     def writer(number):
-        store = Store(path)
+        store = open_store(path)
         try:
             for n in range(EACH):
                 store.append(f"c{number}", [_noted(n)], n)
@@ -85,7 +85,7 @@ def test_many_threads_appending_each_to_its_own_campaign_never_conflict(tmp_path
     for thread in threads:
         thread.join()
     assert failures == []
-    store = Store(path)
+    store = open_store(path)
     for number in range(WRITERS):
         assert [e.data["n"] for e in store.read(f"c{number}")] == list(range(EACH))
         assert store.verify(f"c{number}") is None
@@ -97,7 +97,7 @@ def _free(store) -> bool:
     got = []
 
     def other():
-        lock = engine._writers_of(store._file)
+        lock = engine._writer_of(store._file).turn
         got.append(lock.acquire(blocking=False))
         if got[0]:
             lock.release()
@@ -109,7 +109,7 @@ def _free(store) -> bool:
 
 
 def test_a_write_that_fails_undoes_itself_and_leaves_the_next_writer_free_to_go(tmp_path):
-    store = Store(tmp_path / "tracker.db")
+    store = open_store(tmp_path / "tracker.db")
     store.init()
     store.append("c", [_noted(1)], 0)
     with pytest.raises(Conflict):
@@ -128,7 +128,7 @@ def test_a_write_that_fails_undoes_itself_and_leaves_the_next_writer_free_to_go(
 
 
 def test_a_writer_holds_the_lock_only_inside_its_transaction(tmp_path):
-    store = Store(tmp_path / "tracker.db")
+    store = open_store(tmp_path / "tracker.db")
     store.init()
     with store.transaction():
         assert not _free(store)
@@ -136,32 +136,34 @@ def test_a_writer_holds_the_lock_only_inside_its_transaction(tmp_path):
     store.close()
 
 
-def test_two_files_have_two_locks_and_a_file_in_memory_none(tmp_path):
-    one, two = Store(tmp_path / "one.db"), Store(tmp_path / "two.db")
-    again = Store(tmp_path / "sub" / ".." / "one.db")
-    assert engine._writers_of(one._file) is engine._writers_of(again._file)
-    assert engine._writers_of(one._file) is not engine._writers_of(two._file)
-    memory = Store(":memory:")
-    assert engine._writers_of(memory._file) is None
+def test_two_files_have_two_writers_and_a_file_in_memory_none(tmp_path):
+    one, two = open_store(tmp_path / "one.db"), open_store(tmp_path / "two.db")
+    again = open_store(tmp_path / "sub" / ".." / "one.db")
+    assert engine._writer_of(one._file) is engine._writer_of(again._file)
+    assert engine._writer_of(one._file) is not engine._writer_of(two._file)
+    memory = open_store(":memory:")
+    assert engine._writer_of(memory._file) is None
     memory.init()
     memory.append("c", [_noted(1)], 0)  # writes as before
     for store in (one, two, again, memory):
         store.close()
 
 
-# -- group commit: the appends that wait while another is written go in one transaction ------
+# -- one writer: the appends that wait while another is written go in one transaction --------
 
 
 def _appending_while_the_turn_is_held(path, submissions, **options):
     """Each submission (campaign, expected version, key) appended by a thread of its own, on
     a connection of its own, while the file's writing turn is held, then the turn let go;
-    what each thread got and the COMMITs the connections sent."""
-    group = engine._group_of(os.path.realpath(path))
+    what each thread got, and how many transactions were committed (the writer thread's and
+    the COMMITs the threads' own connections sent)."""
+    writer = engine._writer_of(os.path.realpath(path))
+    committed = writer.commits
     got: dict = {}
     commits: list = []
 
-    def writer(n, campaign, expected, key):
-        store = Store(path, **options)
+    def writer_thread(n, campaign, expected, key):
+        store = open_store(path, **options)
         store.conn.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else 0)
         meta = {"retry": key, "request": f"r{n}"} if key else {}
         try:
@@ -171,28 +173,24 @@ def _appending_while_the_turn_is_held(path, submissions, **options):
         finally:
             store.close()
 
-    with group.changed:
-        group.writing = True  # as if a thread were writing a group now
-    threads = [threading.Thread(target=writer, args=(n, *s)) for n, s in enumerate(submissions)]
-    for thread in threads:
-        thread.start()
-    while True:
-        with group.changed:
-            if len(group.waiting) == len(submissions) or not options.get("grouped", True):
-                group.writing = False
-                group.changed.notify_all()
-                break
-        threading.Event().wait(0.01)
+    threads = [
+        threading.Thread(target=writer_thread, args=(n, *s)) for n, s in enumerate(submissions)
+    ]
+    with writer.turn:  # as if another write of this process were under way
+        for thread in threads:
+            thread.start()
+        while options.get("grouped", True) and writer.waiting() < len(submissions):
+            threading.Event().wait(0.01)
     for thread in threads:
         thread.join()
-    return got, commits
+    return got, len(commits) + writer.commits - committed
 
 
 def test_appends_that_wait_for_the_turn_are_written_in_one_transaction_each_on_its_own(
     tmp_path,
 ):
     path = tmp_path / "tracker.db"
-    store = Store(path)
+    store = open_store(path)
     store.init()
     for campaign in ("a", "b", "c", "d"):
         store.append(campaign, [_noted(0)], 0)
@@ -200,7 +198,7 @@ def test_appends_that_wait_for_the_turn_are_written_in_one_transaction_each_on_i
     submissions = [("a", 1, None), ("b", 1, None), ("c", 5, None), ("d", 2, "k"), ("a", 1, None)]
     got, commits = _appending_while_the_turn_is_held(path, submissions)
 
-    assert commits == ["COMMIT"]  # five appends, one transaction, one disk sync
+    assert commits == 1  # five appends, one transaction, one disk sync
     assert got[1].last_version == 2
     assert isinstance(got[2], Conflict) and got[2].actual == 1  # refused alone
     assert isinstance(got[3], KeyReused)  # the key was used for another request
@@ -217,32 +215,27 @@ def test_appends_that_wait_for_the_turn_are_written_in_one_transaction_each_on_i
     store.close()
 
 
-def test_with_group_commit_switched_off_each_append_is_a_transaction_of_its_own(tmp_path):
+def test_with_the_writer_thread_switched_off_each_append_is_a_transaction_of_its_own(tmp_path):
     path = tmp_path / "tracker.db"
-    store = Store(path)
+    store = open_store(path)
     store.init()
     got, commits = _appending_while_the_turn_is_held(
         path, [("a", 0, None), ("b", 0, None), ("c", 0, None)], grouped=False
     )
-    assert commits == ["COMMIT"] * 3
+    assert commits == 3
     assert sorted(result.campaign for result in got.values()) == ["a", "b", "c"]
     store.close()
 
 
 def test_an_append_that_waits_longer_than_the_timeout_fails_and_writes_nothing(tmp_path):
     path = tmp_path / "tracker.db"
-    store = Store(path, timeout=0.2)
+    store = open_store(path, timeout=0.2)
     store.init()
-    group = engine._group_of(store._file)
-    with group.changed:
-        group.writing = True
-    try:
+    writer = engine._writer_of(store._file)
+    with writer.turn:
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             store.append("a", [_noted(1)], 0)
-        assert group.waiting == []
-    finally:
-        with group.changed:
-            group.writing = False
+        assert writer.waiting() == 0
     assert store.version("a") == 0
     assert store.append("a", [_noted(1)], 0).last_version == 1  # the next one goes
     store.close()
@@ -250,16 +243,34 @@ def test_an_append_that_waits_longer_than_the_timeout_fails_and_writes_nothing(t
 
 def test_a_writer_that_cannot_begin_gives_up_alone_and_leaves_the_queue_to_the_next(tmp_path):
     path = tmp_path / "tracker.db"
-    store = Store(path, timeout=0.2)
+    store = open_store(path, timeout=0.2)
     store.init()
     other = sqlite3.connect(path, isolation_level=None)  # another process's writer, say
     other.execute("BEGIN IMMEDIATE")
     with pytest.raises(sqlite3.OperationalError, match="locked"):
         store.append("a", [_noted(1)], 0)
-    assert engine._group_of(store._file).waiting == []
+    assert engine._writer_of(store._file).waiting() == 0
     other.execute("ROLLBACK")
     other.close()
     assert store.append("a", [_noted(1)], 0).last_version == 1
+    store.close()
+
+
+def test_a_forked_process_appends_through_a_writer_of_its_own(tmp_path):
+    path = tmp_path / "tracker.db"
+    store = open_store(path)
+    store.init()
+    store.append("c", [_noted(1)], 0)  # the parent's writer thread runs
+    child = os.fork()
+    if child == 0:  # the child: no writer thread until its first append, which starts one
+        try:
+            os._exit(0 if store.append("c", [_noted(2)], 1).last_version == 2 else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert store.append("c", [_noted(3)], 2).last_version == 3
+    assert [e.data["n"] for e in store.read("c")] == [1, 2, 3]
     store.close()
 
 
@@ -289,7 +300,7 @@ def _entries(entries):
 def test_the_latest_events_read_after_a_long_fold_are_worded_as_without_the_snapshot_it_left(
     tmp_path,
 ):
-    store = Store(tmp_path / "tracker.db")
+    store = open_store(tmp_path / "tracker.db")
     store.init()
     service = Service(store, SeededRoller(1), snapshot_every=20)
     _warcry(service, "c", 40)
@@ -299,7 +310,7 @@ def test_the_latest_events_read_after_a_long_fold_are_worded_as_without_the_snap
     left = {v for _, v, _ in store.snapshots("c")}
     assert left == {31}  # the fold to just before the page was long: a snapshot there
     assert _entries(service.log_page("c", 35, 4)) == first  # read again from the snapshot
-    plain = Service(Store(tmp_path / "tracker.db"), SeededRoller(1), snapshot_every=10**9)
+    plain = Service(open_store(tmp_path / "tracker.db"), SeededRoller(1), snapshot_every=10**9)
     plain.store.drop_snapshots()
     assert _entries(plain.log_page("c", 35, 4)) == first  # folded from the start, nothing kept
     assert list(plain.store.snapshots("c")) == []
@@ -308,7 +319,7 @@ def test_the_latest_events_read_after_a_long_fold_are_worded_as_without_the_snap
 
 
 def test_a_page_of_the_log_leaves_no_snapshot_where_a_later_void_reaches_back(tmp_path):
-    store = Store(tmp_path / "tracker.db")
+    store = open_store(tmp_path / "tracker.db")
     store.init()
     service = Service(store, SeededRoller(1), snapshot_every=5)
     _warcry(service, "c", 30)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tracker.errors import Conflict
 from tracker.events import GENESIS, NewEvent, decode
-from tracker.store import Store
+from tracker.store import SQLiteStore, open_store
 
 # What each engine raises when its triggers refuse a change to the log.
 REFUSED = (sqlite3.IntegrityError, psycopg.errors.RaiseException)
@@ -32,12 +32,12 @@ def ev(n, **meta):
 
 def where(store) -> str:
     """What opens the same database again: the file's path, or the server's URL."""
-    return store.url if store.dialect == "postgresql" else store.path
+    return store.path if isinstance(store, SQLiteStore) else store.url
 
 
 def raw(store, *statements):
     """Statements run straight on the database, behind the store's back, as its owner."""
-    if store.dialect == "sqlite":
+    if isinstance(store, SQLiteStore):
         conn = sqlite3.connect(store.path)
         try:
             for statement in statements:
@@ -52,7 +52,7 @@ def raw(store, *statements):
 
 
 def drop_trigger(store, name: str) -> str:
-    return f"DROP TRIGGER {name}" + (" ON events" if store.dialect == "postgresql" else "")
+    return f"DROP TRIGGER {name}" + ("" if isinstance(store, SQLiteStore) else " ON events")
 
 
 def test_versions_run_one_two_three_without_gaps(store):
@@ -92,7 +92,7 @@ def test_the_database_refuses_a_raw_delete_of_an_event(store):
 
 
 def test_the_file_runs_in_wal_mode_with_full_sync_and_a_busy_timeout(db_path):
-    store = Store(db_path)
+    store = open_store(db_path)
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
@@ -124,13 +124,17 @@ def test_read_streams_a_window_of_versions(store):
     assert [e.version for e in stream] == [4, 5, 6]
 
 
-def test_read_all_gives_every_campaign_in_global_order(store):
+def test_changes_give_every_campaign_in_global_order(store):
     store.append("a", [ev(1)], 0)
     store.append("b", [ev(1)], 0)
     store.append("a", [ev(2)], 1)
-    events = list(store.read_all())
-    assert [(e.campaign, e.version) for e in events] == [("a", 1), ("b", 1), ("a", 2)]
-    assert [e.campaign for e in store.read_all(after_position=events[1].position)] == ["a"]
+    changes = store.changes(0)
+    assert [(campaign, version) for _, campaign, version in changes] == [
+        ("a", 1),
+        ("b", 1),
+        ("a", 2),
+    ]
+    assert [campaign for _, campaign, _ in store.changes(changes[1][0])] == ["a"]
 
 
 def test_each_hash_chains_to_the_previous_event_of_its_campaign(store):
@@ -160,7 +164,7 @@ def test_verify_names_a_missing_event(store):
 
 def _appender(path, worker, count, queue, barrier):
     """Append `count` events with expected versions, retrying on conflict."""
-    store = Store(path, timeout=60)
+    store = open_store(path, timeout=60)
     acknowledged, conflicts = [], 0
     for n in range(count):
         while True:
@@ -266,7 +270,7 @@ def test_decode_refuses_what_json_loads_refuses(text):
 
 
 def test_a_writer_that_last_saw_an_older_head_gets_a_conflict_naming_the_new_one(store):
-    first, second = store, Store(where(store))
+    first, second = store, open_store(where(store))
     first.append("c", [ev(1), ev(2), ev(3)], 0)
     second.append("c", [ev(4)], 3)  # another connection (a thread, a process) moved on
     for batch in ([ev(5)], [ev(5), ev(6)]):
@@ -299,9 +303,9 @@ def test_voids_are_read_as_of_a_version(store):
 
 
 def _rows(campaign, count):
-    from tracker.store.base import chained, pending
+    from tracker.store.records import append_request, chained
 
-    return chained(pending(campaign, [ev(n) for n in range(1, count + 1)], 0), 0, "0" * 64)
+    return chained(append_request(campaign, [ev(n) for n in range(1, count + 1)], 0), 0, "0" * 64)
 
 
 def test_an_import_writes_all_of_its_campaigns_or_none(store):
@@ -442,12 +446,12 @@ def test_an_append_through_another_connection_wakes_a_waiter_within_two_seconds(
     import threading
     import time
 
-    other = Store(where(store))  # another app server's store
+    other = open_store(where(store))  # another app server's store
     seen = store.position()
     woke = []
 
     def waiter():  # a page of this app server, waiting in a thread of its own
-        page = Store(where(store))
+        page = open_store(where(store))
         page.wait(seen, 10)
         woke.append(time.monotonic())
         page.close()
@@ -468,7 +472,7 @@ def test_an_append_through_another_connection_wakes_a_waiter_within_two_seconds(
 
 @pytest.fixture
 def pg_store(pg_url):
-    opened = Store(pg_url)
+    opened = open_store(pg_url)
     opened.init()
     yield opened
     opened.close()
@@ -511,15 +515,15 @@ def test_an_app_role_that_does_not_own_the_log_may_not_change_it_even_without_tr
 
 
 def test_a_server_that_is_not_there_is_one_plain_error(pg_server):
-    from tracker.store import Unreachable
+    from tracker.store import Unreachable, open_store
 
     with pytest.raises(Unreachable, match="cannot reach the database postgresql://"):
-        Store(f"postgresql://tracker:secret@127.0.0.1:{pg_server.port + 1}/none", timeout=2)
+        open_store(f"postgresql://tracker:secret@127.0.0.1:{pg_server.port + 1}/none", timeout=2)
 
 
 def _loader(url, worker, queue):
     """Append one event at a time until the server goes away; report what was acknowledged."""
-    store = Store(url, timeout=5)
+    store = open_store(url, timeout=5)
     acknowledged = []
     try:
         for n in range(100_000):
@@ -539,7 +543,7 @@ def _loader(url, worker, queue):
 def test_a_server_killed_mid_load_loses_no_acknowledged_append(pg_server, pg_url):
     import time
 
-    store = Store(pg_url)
+    store = open_store(pg_url)
     store.init()
     store.append("load", [NewEvent("Noted", {"w": -1, "n": -1})], 0)
     store.close()
@@ -558,7 +562,7 @@ def test_a_server_killed_mid_load_loses_no_acknowledged_append(pg_server, pg_url
     while not queue.empty():
         acknowledged.append(queue.get())
     pg_server.start()
-    store = Store(pg_url)
+    store = open_store(pg_url)
     events = list(store.read("load"))
     written = {(e.data["w"], e.data["n"]) for e in events}
     assert [e.version for e in events] == list(range(1, len(events) + 1))

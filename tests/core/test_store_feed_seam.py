@@ -5,7 +5,7 @@ import threading
 import time
 
 from tracker.events import NewEvent
-from tracker.store import Store
+from tracker.store import open_store
 
 
 def ev(n):
@@ -50,7 +50,7 @@ def test_wait_gives_up_after_its_timeout_when_nothing_is_appended(store):
 def test_wait_wakes_soon_after_another_connection_appends(store, db_path):
     def append_later():
         time.sleep(0.3)
-        other = Store(db_path)
+        other = open_store(db_path)
         other.append("a", [ev(1)], 0)
         other.close()
 

@@ -12,7 +12,7 @@ from logins import logged_in
 from tracker import config
 from tracker.accounts import Accounts
 from tracker.events import NewEvent
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web import create_app
 
 
@@ -28,7 +28,7 @@ def test_a_backup_taken_while_writers_write_is_consistent_and_restores_everythin
     stop, going, written = threading.Event(), threading.Event(), []
 
     def write():
-        writer = Store(db)
+        writer = open_store(db)
         while not stop.is_set() and len(written) < 3000:
             writer.append("busy", [NewEvent("Noted", {"n": len(written)})], len(written))
             written.append(1)
@@ -50,7 +50,7 @@ def test_a_backup_taken_while_writers_write_is_consistent_and_restores_everythin
     restored = tmp_path / "restored.db"
     run = manage("restore", "--db", str(restored), str(tmp_path / "copy.db"))
     assert run.returncode == 0, run.stderr
-    store = Store(restored)
+    store = open_store(restored)
     versions = [e.version for e in store.read("busy")]
     assert versions == list(range(1, len(versions) + 1))  # no gap: a moment of the log
     assert store.verify("busy") is None and store.verify("c") is None
@@ -84,7 +84,7 @@ def test_the_command_line_lists_and_sets_members_and_visibility(tmp_path):
     assert "ivy" not in removed.stdout
     assert manage("visibility", "c", "--db", str(db)).stdout.strip() == "c: private"
     assert manage("visibility", "c", "public", "--db", str(db)).stdout.strip() == "c: public"
-    store = Store(db)
+    store = open_store(db)
     assert Accounts(store).is_public("c")
     store.close()
     unknown = manage("members", "c", "--db", str(db), "--add", "nobody")

@@ -10,7 +10,7 @@ from apiseed import seed
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import SQLiteStore, open_store
 from tracker.web import create_app
 
 SETTINGS = {"quest": "ember-crown"}
@@ -20,9 +20,9 @@ SETTINGS = {"quest": "ember-crown"}
 def server(any_store):
     """'c' (private, seeded with its roles), 'hid-1'..'hid-3' (private to nemo's rival),
     'pub-1'..'pub-3' (public): an app over the engine's database."""
-    target = any_store.url if any_store.dialect == "postgresql" else any_store.path
+    target = any_store.path if isinstance(any_store, SQLiteStore) else any_store.url
     roles = seed(target)
-    store = Store(target)
+    store = open_store(target)
     accounts, service = Accounts(store), Service(store, SeededRoller(2))
     rival = accounts.sign_up("rival", "a fine long password")
     for n in (1, 2, 3):

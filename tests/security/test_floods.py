@@ -7,7 +7,7 @@ from apiseed import PASSWORD, seed
 from logins import csrf_of, logged_in
 
 from tracker.dice import SeededRoller
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web import create_app
 
 
@@ -25,7 +25,7 @@ def app(tmp_path):
 
 
 def counts(app) -> dict:
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     try:
         return {
             table: store.one(f"SELECT count(*) FROM {table}")[0]

@@ -16,7 +16,7 @@ from pagetools import text
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web import create_app
 
 PLAYERS = [{"id": "ana", "name": "Ana"}, {"id": "ben", "name": "Ben"}]
@@ -30,7 +30,7 @@ def table(tmp_path):
     """The app, the service, each role's token, and Ben's hand (which only Ben may see)."""
     path = str(tmp_path / "k.db")
     app = create_app({"DATABASE": path, "TESTING": True, "ROLLER": SeededRoller(2)})
-    store = Store(path)
+    store = open_store(path)
     store.init()
     accounts = Accounts(store)
     accounts.init()

@@ -13,7 +13,7 @@ from serving import served
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def served_tracker(tmp_path_factory):
     folder = tmp_path_factory.mktemp("outsiders")
     database = str(folder / "t.db")
     seed(database)
-    store = Store(database)
+    store = open_store(database)
     Accounts(store).set_public("c", True)
     store.close()
     with open(folder / "server.log", "wb") as log, served(database, log=log) as (_, port):
@@ -68,7 +68,7 @@ def others_answered(port: int) -> None:
 
 
 def append_one(database: str) -> int:
-    store = Store(database)
+    store = open_store(database)
     try:
         svc = Service(store, SeededRoller(1))
         version = store.version("c")
@@ -81,7 +81,7 @@ def append_one(database: str) -> int:
 
 def test_a_hundred_and_forty_streams_from_one_address_are_limited_in_words(served_tracker):
     port, database = served_tracker
-    before = Store(database, readonly=True)
+    before = open_store(database, readonly=True)
     version = before.version("c")
     before.close()
     kept, statuses = open_streams(port, 140, addresses=1)
@@ -101,7 +101,7 @@ def test_a_hundred_and_forty_streams_from_one_address_are_limited_in_words(serve
     finally:
         for sock in kept:
             sock.close()
-    after = Store(database, readonly=True)
+    after = open_store(database, readonly=True)
     assert after.version("c") == version  # nothing was written
     after.close()
 
@@ -127,7 +127,7 @@ def test_a_hundred_and_forty_streams_from_as_many_addresses_are_all_held_and_tol
 
 def test_a_hundred_megabyte_body_is_refused_in_words_before_it_is_read(served_tracker):
     port, database = served_tracker
-    before = Store(database, readonly=True)
+    before = open_store(database, readonly=True)
     campaigns = len(before.campaigns())
     before.close()
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -169,7 +169,7 @@ def test_a_hundred_megabyte_body_is_refused_in_words_before_it_is_read(served_tr
     assert b"the request is larger than the 2 MB the tracker reads at once" in answer
     assert b"Connection: close" in answer
     others_answered(port)
-    after = Store(database, readonly=True)
+    after = open_store(database, readonly=True)
     assert len(after.campaigns()) == campaigns
     after.close()
 
@@ -183,9 +183,9 @@ def test_a_page_says_in_words_that_its_body_was_too_large(app, client):
 
 def test_a_stream_over_the_limits_is_refused_with_retry_after_and_holds_nothing(app, client):
     app.config.update(LIVE_PER_ADDRESS=2, LIVE_SECONDS=30.0)
-    Store(app.config["DATABASE"]).close()
+    open_store(app.config["DATABASE"]).close()
     seed(app.config["DATABASE"])
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     Accounts(store).set_public("c", True)
     store.close()
     held = [client.get("/c/c/live", buffered=False) for _ in range(2)]
@@ -224,7 +224,7 @@ def test_streams_of_one_account_are_limited_from_every_address(app):
 def test_a_full_process_answers_503_with_retry_after(app, client):
     app.config.update(LIVE_PER_PROCESS=1, LIVE_SECONDS=30.0)
     seed(app.config["DATABASE"])
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     Accounts(store).set_public("c", True)
     store.close()
     held = client.get("/c/c/live", buffered=False)

@@ -4,13 +4,13 @@ no cookie; a member who may record gets the token in every form."""
 from logins import logged_in
 
 from tracker.accounts import Accounts
-from tracker.store import Store
+from tracker.store import open_store
 
 TOKEN = 'name="csrf_token"'
 
 
 def _public(app) -> None:
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     Accounts(store).set_public("c", True)
     store.close()
 

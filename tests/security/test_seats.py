@@ -11,12 +11,12 @@ from pagetools import text
 
 from tracker.accounts import Accounts, SeatRefused
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 
 @pytest.fixture
 def db(app, roles):
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     yield store, Accounts(store)
     store.close()
 
@@ -190,7 +190,7 @@ def test_a_log_with_seat_events_exports_and_imports_to_the_same_hashes(organiser
     accounts.remove_member("c", accounts.by_name("cole"))
     organiser.post("/c/c/members", data={"action": "seat", "side": "crow"})
     lines = list(Service(store).export("c"))
-    other = Store(tmp_path / "other.db")
+    other = open_store(tmp_path / "other.db")
     other.init()
     [result] = Service(other).import_lines(lines)
     assert (result.last_version, result.head) == store.head("c")

@@ -9,7 +9,7 @@ import pytest
 
 from tracker import config
 from tracker.service import Service
-from tracker.store import Store, snapshot_digest
+from tracker.store import open_store, snapshot_digest
 
 SAMPLE = config.SAMPLES / "warcry-ember-crown.jsonl"
 CAMPAIGN = "ember-crown-sample"
@@ -19,7 +19,7 @@ CAMPAIGN = "ember-crown-sample"
 def sampled(tmp_path):
     """The Warcry sample in a database of its own, folded once (which leaves a snapshot)."""
     path = tmp_path / "t.db"
-    store = Store(path)
+    store = open_store(path)
     store.init()
     service = Service(store)
     service.import_lines(SAMPLE.read_text().splitlines())
@@ -132,7 +132,7 @@ def test_the_roster_sheet_battle_report_and_export_show_the_witness(tmp_path):
     from tracker.web import create_app
 
     app = create_app({"DATABASE": str(tmp_path / "w.db"), "TESTING": True})
-    store = Store(tmp_path / "w.db")
+    store = open_store(tmp_path / "w.db")
     store.init()
     Service(store).import_lines(SAMPLE.read_text().splitlines())
     from tracker.accounts import Accounts

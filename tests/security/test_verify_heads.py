@@ -15,7 +15,7 @@ from pgserver import database_for
 from tracker import config
 from tracker.events import NewEvent
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 
 def manage(*args):
@@ -42,7 +42,7 @@ def started(store, campaign, notes):
 def db(request, tmp_path):
     """A database on each engine with two campaigns: "a" at event 5, "b" at event 3."""
     target = database_for(request, tmp_path)
-    store = Store(target)
+    store = open_store(target)
     store.init()
     started(store, "a", 4)
     started(store, "b", 2)
@@ -65,7 +65,7 @@ def owner(db, *statements):
 
 
 def heads(db):
-    store = Store(db)
+    store = open_store(db)
     try:
         return {c: (v, h[:12]) for c, v, h in store.query("SELECT * FROM heads ORDER BY campaign")}
     finally:
@@ -73,7 +73,7 @@ def heads(db):
 
 
 def test_every_append_keeps_its_campaigns_head_beside_the_log(db):
-    store = Store(db)
+    store = open_store(db)
     assert heads(db) == {"a": (5, store.head("a")[1][:12]), "b": (3, store.head("b")[1][:12])}
     store.append("b", [note(9)], 3)
     store.close()
@@ -139,7 +139,7 @@ def test_a_witness_file_of_every_head_catches_a_log_rewritten_or_shortened(db, t
     assert ok.returncode == 0 and "every head of" in ok.stdout
     # Somebody with the owner's rights rewrites "a" from event 2 on, consistently (a new
     # chain, the heads record mended too), and cuts "b" short, records and all.
-    store = Store(db)
+    store = open_store(db)
     rows = store.query(
         "SELECT version, type, data, meta, recorded_at FROM events WHERE campaign = 'a'"
     )
@@ -156,7 +156,7 @@ def test_a_witness_file_of_every_head_catches_a_log_rewritten_or_shortened(db, t
     )
     if db.startswith("postgresql"):
         owner(db, "ALTER TABLE events ENABLE TRIGGER USER")
-    store = Store(db)
+    store = open_store(db)
     store.init()
     store.append("a", [NewEvent("Noted", {"n": 99}, {"actor": "t"})] * (len(rows) - 1), 1)
     store.close()
@@ -180,7 +180,7 @@ def test_a_witness_file_that_is_not_one_is_refused_in_words(db, tmp_path):
 
 
 def test_an_app_role_without_the_owners_rights_keeps_the_heads_but_cannot_change_them(pg_url):
-    store = Store(pg_url)
+    store = open_store(pg_url)
     store.init()
     started(store, "a", 1)
     store.close()
@@ -192,7 +192,7 @@ def test_an_app_role_without_the_owners_rights_keeps_the_heads_but_cannot_change
     )
     as_app = pg_url.replace("tracker@", "tracker_app@")
     try:
-        app = Store(as_app)
+        app = open_store(as_app)
         app.append("a", [note(7)], 2)
         app.close()
         assert heads(pg_url)["a"][0] == 3

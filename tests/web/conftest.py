@@ -8,7 +8,7 @@ from tracker import config
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web import create_app
 
 SAMPLE = config.SAMPLES / "warcry-ember-crown.jsonl"
@@ -49,7 +49,7 @@ class OrganisedService(Service):
 
 @pytest.fixture
 def accounts(app):
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     store.init()
     accounts = Accounts(store)
     accounts.init()
@@ -64,7 +64,7 @@ def organiser(accounts):
 
 @pytest.fixture
 def svc(accounts, organiser):
-    store = Store(accounts.store.target)
+    store = open_store(accounts.store.target)
     yield OrganisedService(store, SeededRoller(5), Accounts(store), organiser)
     store.close()
 

@@ -618,7 +618,7 @@ def test_the_audit_log_hides_a_deal_in_progress_from_the_players(client, svc, ap
     from pagetools import text as page_text
 
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
     svc.start(
         "hid",
@@ -629,7 +629,7 @@ def test_the_audit_log_hides_a_deal_in_progress_from_the_players(client, svc, ap
     svc.append("hid", [{"type": "GameDealt", "data": {"game": 1}}], 1)
     deal = svc.store.event("hid", 2).data["deal"]
     secret = deal["hands"]["tobin"][0]
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE"])
     accounts = Accounts(store)
     mara = accounts.sign_up("mara", "a long password!")
     accounts.add_member("hid", mara, "player", "mara")
@@ -644,7 +644,7 @@ def test_the_audit_log_hides_a_deal_in_progress_from_the_players(client, svc, ap
 
 def test_a_player_may_sit_only_at_its_own_seat(svc, app):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
     svc.start(
         "seats",
@@ -653,7 +653,7 @@ def test_a_player_may_sit_only_at_its_own_seat(svc, app):
         {"players": [{"id": "mara", "name": "Mara"}, {"id": "tobin", "name": "Tobin"}]},
     )
     svc.append("seats", [{"type": "GameDealt", "data": {"game": 1}}], 1)
-    accounts = Accounts(Store(app.config["DATABASE"]))
+    accounts = Accounts(open_store(app.config["DATABASE"]))
     accounts.add_member("seats", accounts.sign_up("mara", "a long password!"), "player", "mara")
     client = app.test_client()
     client.post("/login", data={"name": "mara", "password": "a long password!"})
@@ -680,9 +680,9 @@ def test_the_replays_closing_sentence_names_the_seats_the_reader_may_open(client
 
 def test_the_replays_closing_sentence_is_never_empty_for_a_reader_with_no_seat(svc, app, tavern):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    accounts = Accounts(Store(app.config["DATABASE"]))
+    accounts = Accounts(open_store(app.config["DATABASE"]))
     accounts.add_member(tavern, accounts.sign_up("wren", "a long password!"), "player")
     reader = app.test_client()
     reader.post("/login", data={"name": "wren", "password": "a long password!"})
@@ -717,9 +717,9 @@ def test_only_the_player_to_lead_is_offered_its_cards_and_the_other_waits(app, c
 
 def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, dealt):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    Accounts(Store(app.config["DATABASE"])).set_public("c", True)
+    Accounts(open_store(app.config["DATABASE"])).set_public("c", True)
     for page in ("/c/c/", "/c/c/table", "/c/c/games"):
         assert posts(anon.get(page)) == set(), page
     assert "A player turns up the top card" in text(anon.get("/c/c/table"))
@@ -729,9 +729,9 @@ def test_a_deal_is_offered_to_the_players_and_not_to_a_reader_who_is_no_member(
     app, anon, svc, started
 ):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    Accounts(Store(app.config["DATABASE"])).set_public("c", True)
+    Accounts(open_store(app.config["DATABASE"])).set_public("c", True)
     assert posts(anon.get("/c/c/")) == set()
     assert "A player of the campaign deals game 1 here." in text(anon.get("/c/c/"))
     ben = member(app, "c", "benno", "ben")

@@ -650,9 +650,9 @@ def test_a_game_begins_from_the_setup_form(client, svc):
 
 def _seated_player(app, svc, campaign, name, side):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    accounts = Accounts(Store(app.config["DATABASE"]))
+    accounts = Accounts(open_store(app.config["DATABASE"]))
     accounts.add_member(campaign, accounts.sign_up(name, "a long password!"), "player", side)
     player = app.test_client()
     player.post("/login", data={"name": name, "password": "a long password!"})
@@ -771,9 +771,9 @@ def test_the_other_player_sees_what_the_player_on_turn_has_taken_this_turn(app, 
 
 def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, game):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    Accounts(Store(app.config["DATABASE"])).set_public("h", True)
+    Accounts(open_store(app.config["DATABASE"])).set_public("h", True)
     assert posts(anon.get("/c/h/play")) == set()
     assert "It is Ann's move" in text(anon.get("/c/h/play"))
 

@@ -603,9 +603,9 @@ def test_only_the_active_player_is_shown_its_actions_and_the_other_whose_move_it
 
 def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, duel):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    Accounts(Store(app.config["DATABASE"])).set_public("c", True)
+    Accounts(open_store(app.config["DATABASE"])).set_public("c", True)
     assert posts(anon.get("/c/c/")) == set()  # no new match either
     start_match(svc)
     assert posts(anon.get("/c/c/match")) == set()

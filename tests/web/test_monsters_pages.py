@@ -794,9 +794,9 @@ def test_the_side_not_to_move_is_told_whose_move_it_is_and_may_concede_only_for_
 
 def test_a_reader_who_is_no_member_is_shown_no_form(app, anon, svc, placing):
     from tracker.accounts import Accounts
-    from tracker.store import Store
+    from tracker.store import open_store
 
-    Accounts(Store(app.config["DATABASE"])).set_public("m", True)
+    Accounts(open_store(app.config["DATABASE"])).set_public("m", True)
     assert posts(anon.get("/c/m/battle")) == set()
 
 

@@ -630,14 +630,14 @@ def test_the_dice_tally_stepped_by_appends_counts_as_one_made_from_the_start(sam
     import json
 
     from tracker.service import Service
-    from tracker.store import Store
+    from tracker.store import open_store
 
     lines = list(svc.export(sample))
     cut, latest = len(lines) - 60, len(lines)
-    writer = Service(Store(tmp_path / "short.db"))
+    writer = Service(open_store(tmp_path / "short.db"))
     writer.store.init()
     writer.import_lines(lines[:cut])
-    reader = Service(Store(tmp_path / "short.db"))  # another process: kept apart
+    reader = Service(open_store(tmp_path / "short.db"))  # another process: kept apart
     early = writer.dice(sample, cut)  # counted at the head, then stepped by each append
     assert reader.dice(sample, cut).count == early.count  # kept, then brought forward
     for line in lines[cut:]:

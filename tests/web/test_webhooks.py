@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tracker import webhooks
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.web import create_app
 
 
@@ -110,7 +110,7 @@ def record_battle(client, cid):
 
 
 def store_of(app):
-    return Store(app.config["DATABASE"])
+    return open_store(app.config["DATABASE"])
 
 
 def test_a_battle_recorded_is_delivered_once_and_signed(app, client, two, receiver):
@@ -290,7 +290,7 @@ def sample_like(svc, tmp_path):
 
     lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
-    whole = Service(Store(tmp_path / "whole.db"))
+    whole = Service(open_store(tmp_path / "whole.db"))
     whole.store.init()
     cid = whole.import_lines(lines)[0].campaign
     system, _ = whole.system_of(cid)
@@ -393,7 +393,7 @@ def test_two_deliverers_on_postgresql_send_a_delivery_once(pg_url, receiver):
     from tracker.accounts import Accounts
     from tracker.service import Service
 
-    first = Store(pg_url)
+    first = open_store(pg_url)
     first.init()
     Accounts(first).init()
     webhooks.init(first)
@@ -405,7 +405,7 @@ def test_two_deliverers_on_postgresql_send_a_delivery_once(pg_url, receiver):
         first, "c", receiver.url, ["battle"], user.id, site="http://x", allow_private=True
     )
     svc.append("c", [{"type": "BattleFought", "data": BATTLE}], 11)
-    others = [Store(pg_url) for _ in range(4)]
+    others = [open_store(pg_url) for _ in range(4)]
     start = threading.Barrier(len(others))
 
     def deliver(store):

@@ -1,36 +1,33 @@
 """The append-only log: one contract (`Store`, in base.py), two engines.
 
-`Store(target)` (also `open_store`) opens the engine its target names: an SQLite file for a
-path (sqlite.py, the embedded default), a PostgreSQL database for a postgresql:// URL
+`open_store(target)` opens the engine its target names: an SQLite file for a path
+(sqlite.py, the embedded default), a PostgreSQL database for a postgresql:// URL
 (postgres.py, for several app servers sharing one database).
 """
 
-from tracker.store.base import (
-    ENGINES,
+from tracker.store.base import Store
+from tracker.store.records import (
     AppendResult,
     Broken,
     CampaignRow,
     ReadOnly,
-    Store,
     Unreachable,
+    describe,
     is_url,
     snapshot_digest,
 )
 from tracker.store.sqlite import SQLiteStore
 
 
-def _postgres() -> type:
-    from tracker.store.postgres import PostgresStore
-
-    return PostgresStore
-
-
-ENGINES.update(sqlite=lambda: SQLiteStore, postgresql=_postgres)
-
-
 def open_store(target, **options) -> Store:
-    """The store at `target`: a path (SQLite) or a postgresql:// URL (PostgreSQL)."""
-    return Store(str(target) if not is_url(target) else target, **options)
+    """The store at `target`: an SQLite file for a path, a PostgreSQL database for a
+    postgresql:// URL (psycopg is imported only then). `options` go to the engine:
+    `readonly` and `timeout` for both."""
+    if is_url(target):
+        from tracker.store.postgres import PostgresStore
+
+        return PostgresStore(target, **options)
+    return SQLiteStore(target, **options)
 
 
 __all__ = [
@@ -41,6 +38,7 @@ __all__ = [
     "SQLiteStore",
     "Store",
     "Unreachable",
+    "describe",
     "is_url",
     "open_store",
     "snapshot_digest",

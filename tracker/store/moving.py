@@ -1,21 +1,19 @@
 """Moving up: a whole SQLite database copied into an empty PostgreSQL one.
 
-The events keep their hashes, versions and order; accounts, sessions, tokens, members,
-invitations, visibility and the database's secrets keep their ids. Snapshots are a cache and
-are not copied: the new database folds them again on demand.
+The events keep their hashes, versions and order; the callers' tables (the accounts', say:
+named by the caller, made by it in the target first) are copied row for row and keep their
+ids. Snapshots are a cache and are not copied: the new database folds them again on demand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from tracker.accounts import TABLES, Accounts
 from tracker.errors import TrackerError
-from tracker.store.base import Broken, Store
+from tracker.store.base import Store
+from tracker.store.records import Broken
 
 _EVENTS = "campaign, version, type, data, meta, recorded_at, hash"
-# Columns whose ids PostgreSQL numbers itself: set on past the copied ones.
-_NUMBERED = (("users", "id"), ("tokens", "id"), ("invitations", "rowid"))
 BATCH = 1000
 
 
@@ -23,24 +21,33 @@ class NotEmpty(TrackerError):
     """A copy into a database that holds something already."""
 
 
-def size(source: Store) -> int:
-    """How many rows a copy of `source` writes (its progress bar's length)."""
+def size(source: Store, tables: tuple[str, ...]) -> int:
+    """How many rows a copy of `source` with its `tables` writes (its progress bar's length)."""
     rows = source.count()
-    for table in TABLES:
+    for table in tables:
         if source.db[table].exists():
             rows += source.db[table].count
     return rows
 
 
-def copy_into(source: Store, target: Store, progress: Callable[[int], None]) -> int:
-    """Copy every row of the SQLite store `source` into the empty PostgreSQL store `target`
-    in one transaction, then check every chain there. Returns the number of campaigns.
+def copy_into(
+    source: Store,
+    target: Store,
+    progress: Callable[[int], None],
+    tables: tuple[str, ...] = (),
+    numbered: tuple[tuple[str, str], ...] = (),
+) -> int:
+    """Copy the log and `tables` (in their order: a row's references first) of the SQLite
+    store `source` into the empty PostgreSQL store `target` in one transaction, then check
+    every chain there. `numbered`: the (table, column) whose ids the target numbers itself
+    (from past the copied ones on; SQLite's implicit `rowid` is copied too). Returns the
+    number of campaigns.
 
-    Raises `NotEmpty` when the target holds events or accounts, `TrackerError` naming the
+    Raises `NotEmpty` when the target holds events or rows of `tables`, `TrackerError` naming the
     first campaign whose log no longer ends at its recorded head in the source, or whose
     chain or head differs after the copy. The target's record of the heads is kept by its
     own trigger as the events go in."""
-    make_ready(target)
+    make_ready(target, tables)
     if source.keeps_heads() and (gone := source.heads_differ()):
         raise TrackerError(f"the database to copy does not hold its log: {gone[0]}")
     with target.transaction() as tx:
@@ -50,9 +57,9 @@ def copy_into(source: Store, target: Store, progress: Callable[[int], None]) -> 
             with tx.conn.cursor() as out:
                 out.executemany(f"INSERT INTO events ({_EVENTS}) VALUES ({_marks(7)})", rows)
             progress(len(rows))
-        for table in TABLES:
-            _copy_table(source, tx, table, progress)
-        for table, column in _NUMBERED:
+        for table in tables:
+            _copy_table(source, tx, table, dict(numbered).get(table), progress)
+        for table, column in numbered:
             tx.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
                 f"coalesce(max({column}), 1), max({column}) IS NOT NULL) FROM {table}"
@@ -64,14 +71,16 @@ def _marks(count: int) -> str:
     return ", ".join(["%s"] * count)
 
 
-def _copy_table(source: Store, tx, table: str, progress: Callable[[int], None]) -> None:
-    """One accounts table, row for row (the invitations with the rowid pages refer to)."""
+def _copy_table(
+    source: Store, tx, table: str, numbered: str | None, progress: Callable[[int], None]
+) -> None:
+    """One table, row for row (with its implicit `rowid` when that is its numbered id)."""
     if not source.db[table].exists():
         return
     columns = [column.name for column in source.db[table].columns]
+    if numbered is not None and numbered not in columns:
+        columns = [numbered, *columns]
     select = ", ".join(columns)
-    if table == "invitations":
-        columns, select = ["rowid", *columns], "rowid, " + select
     rows = source.conn.execute(f"SELECT {select} FROM {table}").fetchall()
     if rows:
         with tx.conn.cursor() as out:
@@ -82,11 +91,11 @@ def _copy_table(source: Store, tx, table: str, progress: Callable[[int], None]) 
         progress(len(rows))
 
 
-def make_ready(target: Store) -> None:
-    """The target's tables made, and found empty: else `NotEmpty`."""
+def make_ready(target: Store, tables: tuple[str, ...] = ()) -> None:
+    """The target's log made, and it and `tables` (made by their owner) found empty: else
+    `NotEmpty`."""
     target.init()
-    Accounts(target).init()
-    held = [table for table in ("events", *TABLES) if target.one(f"SELECT 1 FROM {table} LIMIT 1")]
+    held = [table for table in ("events", *tables) if target.one(f"SELECT 1 FROM {table} LIMIT 1")]
     if held:
         raise NotEmpty(
             f"the database {target.target} is not empty (it holds {', '.join(held)}): "

@@ -37,17 +37,17 @@ from psycopg_pool import ConnectionPool
 
 from tracker.errors import Conflict
 from tracker.events import NewEvent
-from tracker.store.base import (
+from tracker.store.base import Store
+from tracker.store.records import (
     INSERT,
     SNAPSHOTS_SCHEMA,
+    AppendRequest,
     AppendResult,
-    Pending,
     ReadOnly,
-    Store,
     Unreachable,
+    append_request,
     chained,
     describe,
-    pending,
 )
 
 CHANNEL = "tracker_events"
@@ -185,7 +185,6 @@ class PostgresStore(Store):
     """The event log of every campaign in one PostgreSQL database, over a pool of
     connections shared by the threads of a process."""
 
-    dialect = "postgresql"
     LIKE = "ILIKE"  # SQLite's LIKE ignores the case of ASCII letters too
     TABLE_EXISTS = "SELECT 1 WHERE to_regclass(?) IS NOT NULL"
 
@@ -255,10 +254,12 @@ class PostgresStore(Store):
     def serialise(self, tx, key: str) -> None:
         tx.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (key,))
 
-    def create(self, script: str, marker: str = "users") -> None:
-        """Run a schema script once (under an advisory lock, so two app servers starting
-        together do not both run it), unless its `marker` table is there already: a role
-        that does not own the tables never needs to create them."""
+    def create(self, marker: str, script: str, *, postgresql: str | None = None) -> None:
+        """Run `postgresql` (else `script`) once, under an advisory lock so that two app
+        servers starting together do not both run it, unless its last table or index,
+        `marker`, is there already: a role that does not own the tables never needs to
+        create them."""
+        script = postgresql if postgresql is not None else script
         if self.readonly:
             raise ReadOnly(self.target)
         with self.pool.connection() as conn, conn.transaction():
@@ -269,8 +270,8 @@ class PostgresStore(Store):
 
     def init(self) -> None:
         """Create the tables, indexes, triggers and privileges if they are not there yet."""
-        self.create(SCHEMA, "events")
-        self.create(HEADS_SCHEMA, "heads")
+        self.create("events", SCHEMA)
+        self.create("heads", HEADS_SCHEMA)
 
     def close(self) -> None:
         if self._listener is not None:
@@ -297,7 +298,7 @@ class PostgresStore(Store):
         head it was chained on; a head the caller expects and this store wrote last spares
         reading it first (if another append wrote meanwhile, nothing is inserted: a Conflict).
         """
-        request = pending(campaign, events, expected_version)
+        request = append_request(campaign, events, expected_version)
         if self.readonly:
             raise ReadOnly(self.target)
         conn = getattr(self._local, "conn", None)
@@ -313,7 +314,7 @@ class PostgresStore(Store):
             finally:
                 self._local.conn = None
 
-    def _checked(self, request: Pending, conn: psycopg.Connection) -> AppendResult:
+    def _checked(self, request: AppendRequest, conn: psycopg.Connection) -> AppendResult:
         campaign = request.campaign
         earlier = self._replay(request)
         if earlier is not None:
@@ -338,7 +339,7 @@ class PostgresStore(Store):
         self._heads[campaign] = (out[-1][1], out[-1][6])
         return AppendResult(campaign, version + 1, out[-1][1], out[-1][6])
 
-    def _refused(self, request: Pending, version: int) -> AppendResult:
+    def _refused(self, request: AppendRequest, version: int) -> AppendResult:
         """The Conflict of an append that found the campaign at `version`, unless the same
         request, retried with its key, has just been written by another append."""
         earlier = self._replay(request)

@@ -8,10 +8,13 @@ any time. The store knows no game: it keeps, chains and reads events.
 from __future__ import annotations
 
 import os
+import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, wait
 from pathlib import Path
 from urllib.parse import quote
 
@@ -19,15 +22,15 @@ import sqlite_utils
 
 from tracker.errors import Conflict, TrackerError
 from tracker.events import NewEvent
-from tracker.store.base import (
+from tracker.store.base import Store
+from tracker.store.records import (
     INSERT,
     SNAPSHOTS_SCHEMA,
+    AppendRequest,
     AppendResult,
-    Pending,
     ReadOnly,
-    Store,
+    append_request,
     chained,
-    pending,
 )
 
 SCHEMA = (
@@ -88,12 +91,10 @@ END;
 COMMIT;
 """
 
-_INSERT = INSERT
-
 
 class _Transaction:
     """BEGIN IMMEDIATE for a `with` block: committed if the block ends, rolled back if it
-    raises. The writers of one process queue on the file's own lock (`_File.writers`) first, so
+    raises. The writers of one process take the file's `turn` first (`_FileWriter`), so
     they take turns without sleeping; SQLite's lock, with the busy timeout, makes the
     writers of different processes take turns."""
 
@@ -136,56 +137,159 @@ class _Transaction:
             raise
 
 
-class _Waiting:
-    """An append of this process waiting for its turn to be written: its request, and once
-    written (by whichever thread had the turn) its result or the error that refused it."""
+class _FileWriter:
+    """The one thread of this process that appends to one database file, and the process's
+    turn at writing that file.
 
-    __slots__ = ("request", "result", "error", "done")
+    `turn`: every write transaction of this process on the file takes it first, the writer
+    thread's too, so they take turns without meeting SQLite's busy handler, which sleeps
+    between tries (re-entrant: a thread that writes through a second connection of its own
+    meets the busy timeout, not itself).
 
-    def __init__(self, request: Pending):
-        self.request, self.result, self.error, self.done = request, None, None, False
+    The writer thread takes appends from its queue. Once its transaction has begun, it takes
+    every append waiting by then into it, each under a savepoint of its own: the appends of
+    many threads share one commit, one disk sync, and one that is refused undoes only
+    itself. Each caller waits for its own answer, given once the transaction is durable. The
+    thread starts with the first append and stops when the last store that appends through
+    it closes; the transaction's busy timeout is that of the store that started it."""
 
-    def outcome(self) -> AppendResult:
-        if self.error is not None:
-            raise self.error
-        return self.result
+    def __init__(self, path: str):
+        self.path = path
+        self.turn = threading.RLock()
+        self.commits = 0  # transactions the writer thread committed
+        self._guard = threading.Lock()  # over the thread, its queue and the stores
+        self._thread: threading.Thread | None = None
+        self._requests: queue.SimpleQueue = queue.SimpleQueue()
+        self._waiting = 0  # appends queued, neither taken into a transaction nor withdrawn
+        self._stores: weakref.WeakSet = weakref.WeakSet()
+
+    def join(self, store: SQLiteStore) -> None:
+        """`store` appends through this writer: it runs until the last such store closes."""
+        with self._guard:
+            self._stores.add(store)
+
+    def leave(self, store: SQLiteStore) -> None:
+        with self._guard:
+            self._stores.discard(store)
+            if self._stores or self._thread is None:
+                return
+            self._requests.put(None)  # the thread ends once it has written what came before
+            self._thread, self._requests = None, queue.SimpleQueue()
+
+    def waiting(self) -> int:
+        """How many appends wait for the writer: neither taken into a transaction yet nor
+        withdrawn by their callers."""
+        with self._guard:
+            return self._waiting
+
+    def _taken(self, requests: list) -> list:
+        """Those of `requests` their callers have not withdrawn, each taken now: its caller
+        waits for its answer, however long."""
+        taken = [(r, a) for r, a in requests if a.set_running_or_notify_cancel()]
+        with self._guard:
+            self._waiting -= len(taken)
+        return taken
+
+    def write(self, store: SQLiteStore, request: AppendRequest) -> AppendResult:
+        """`request` written by the writer thread; its result, or the error that refused it.
+        An append still queued after `store.timeout` is withdrawn, nothing written, and
+        fails as SQLite's own busy timeout does ("database is locked")."""
+        answer: Future = Future()
+        with self._guard:
+            self._stores.add(store)  # a store made before a fork joins its child's writer
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run,
+                    args=(self._requests, store.timeout),
+                    name=f"tracker-writer {os.path.basename(self.path)}",
+                    daemon=True,
+                )
+                self._thread.start()
+            self._requests.put((request, answer))
+            self._waiting += 1
+        done, _ = wait((answer,), store.timeout)
+        if not done and answer.cancel():
+            with self._guard:
+                self._waiting -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return answer.result()  # taken by the writer: answered once its transaction ends
+
+    def _run(self, requests: queue.SimpleQueue, timeout: float) -> None:
+        own: SQLiteStore | None = None
+        try:
+            while (first := requests.get()) is not None:
+                try:
+                    if own is None:  # a connection of the thread's own
+                        own = SQLiteStore(self.path, timeout=timeout, grouped=False)
+                except BaseException as error:
+                    self._fail([first], error)
+                    continue
+                if not self._write_batch(own, requests, first):
+                    return
+        finally:
+            if own is not None:
+                own.close()
+
+    def _write_batch(self, own: SQLiteStore, requests: queue.SimpleQueue, first) -> bool:
+        """`first` and every append waiting once the transaction has begun, written in it,
+        and each answered; False when the queue said to stop."""
+        batch, more = None, True
+        try:
+            with own.transaction():
+                taken = [first]
+                while (item := _next(requests)) is not _EMPTY:
+                    if item is None:
+                        more = False
+                        break
+                    taken.append(item)
+                batch = self._taken(taken)
+                outcomes = own.write_each([request for request, _ in batch])
+        except BaseException as error:
+            if batch is None:  # the turn or the transaction not had: `first` fails alone
+                self._fail([first], error)
+            else:
+                for _, answer in batch:
+                    answer.set_exception(error)
+            return more
+        self.commits += 1
+        for (_, answer), outcome in zip(batch, outcomes):
+            if isinstance(outcome, BaseException):
+                answer.set_exception(outcome)
+            else:
+                own.wrote(outcome)
+                answer.set_result(outcome)
+        return more
+
+    def _fail(self, requests: list, error: BaseException) -> None:
+        """Each of `requests` not withdrawn by its caller fails with `error`."""
+        for _, answer in self._taken(requests):
+            answer.set_exception(error)
 
 
-class _File:
-    """What the writers of this process share for one database file.
-
-    `writers`, the file's lock: every write transaction takes it first, so the writers of
-    one process take turns without sleeping (re-entrant: a thread that writes through a
-    second connection of its own meets SQLite's busy timeout, as before). And the group
-    commit's queue: the appends waiting to be written, in the order they came, and whether
-    a thread is writing a group of them now. The thread that writes takes every append
-    waiting by then; the others sleep until theirs is written, or until the writer is done
-    and one of them may write the next group."""
-
-    __slots__ = ("writers", "changed", "waiting", "writing")
-
-    def __init__(self):
-        self.writers = threading.RLock()
-        self.changed = threading.Condition(threading.Lock())
-        self.waiting: list[_Waiting] = []
-        self.writing = False
+_EMPTY = object()
 
 
-# Looked up at each write; a forked process starts with files of its own, no lock held.
-_files: dict[str, _File] = {}
-os.register_at_fork(after_in_child=_files.clear)
+def _next(requests: queue.SimpleQueue):
+    """The next request waiting, None to stop, or _EMPTY when none is waiting."""
+    try:
+        return requests.get_nowait()
+    except queue.Empty:
+        return _EMPTY
 
 
-def _group_of(key: str) -> _File:
-    """This process's share of the database file named by `key`."""
-    shared = _files.get(key)
-    return shared if shared is not None else _files.setdefault(key, _File())
+# This process's writer of each database file, by its real path; a forked process starts
+# with none (no writer thread, no turn held) and makes its own on its first write.
+_writers: dict[str, _FileWriter] = {}
+os.register_at_fork(after_in_child=_writers.clear)
 
 
-def _writers_of(key: str | None) -> threading.RLock | None:
-    """This process's lock of the database file named by `key` (None: a database in
-    memory, which each connection has to itself)."""
-    return None if key is None else _group_of(key).writers
+def _writer_of(path: str | None) -> _FileWriter | None:
+    """This process's writer of the database file at the real path `path` (None: a
+    database in memory, which each connection has to itself, or one opened for reading)."""
+    if path is None:
+        return None
+    writer = _writers.get(path)
+    return writer if writer is not None else _writers.setdefault(path, _FileWriter(path))
 
 
 def _read_only(path: str, timeout: float) -> sqlite3.Connection:
@@ -215,13 +319,13 @@ def _connect(uri: str, timeout: float) -> sqlite3.Connection:
 class SQLiteStore(Store):
     """The event log of every campaign in one SQLite file."""
 
-    dialect = "sqlite"
     POLL = 0.2  # seconds between looks at the log while a live page waits
     NO_LIMIT = 2**62
     TABLE_EXISTS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
 
-    #: Group commit: the appends of this process that wait while another is written are
-    #: written after it in one transaction, each on its own (bench/RESULTS.md, change 78).
+    #: Appends go through the file's one writer thread (`_FileWriter`), which writes those
+    #: of the process's threads that wait together in one transaction. False: each append a
+    #: transaction of its own on this store's connection, taking turns on the file.
     grouped = True
 
     def __init__(
@@ -242,7 +346,7 @@ class SQLiteStore(Store):
         if readonly:
             conn = _read_only(self.path, timeout)
         else:
-            if self.path != ":memory:":
+            if not in_memory:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
             conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
@@ -253,22 +357,26 @@ class SQLiteStore(Store):
         self.db = sqlite_utils.Database(conn)
         self.conn = conn
         # The head this connection last wrote, per campaign: (version, hash). Only ever
-        # behind the log (which only grows), never wrong for this file: see `_one`.
+        # behind the log (which only grows), never wrong for this file: see `_write_one`.
         self._heads: dict[str, tuple[int, str]] = {}
+        if self.grouped and self._file is not None:
+            _writer_of(self._file).join(self)
 
     def transaction(self) -> _Transaction:
         """The one way to write: BEGIN IMMEDIATE (a read-then-write never fails busy in WAL
-        mode), committed if the block ends, else undone. Raises `ReadOnly` on a database
-        opened for reading."""
+        mode) in this process's turn at the file, committed if the block ends, else undone.
+        Raises `ReadOnly` on a database opened for reading."""
         if self.readonly:
             raise ReadOnly(self.path)
-        return _Transaction(self.conn, _writers_of(self._file), self.timeout)
+        writer = _writer_of(self._file)
+        return _Transaction(self.conn, writer.turn if writer else None, self.timeout)
 
-    def create(self, script: str, marker: str = "") -> None:
-        """Run a schema script (every statement in it says IF NOT EXISTS)."""
+    def create(self, marker: str, script: str, *, postgresql: str | None = None) -> None:
+        """Run `script` unless its last table or index, `marker`, is there already."""
         if self.readonly:
             raise ReadOnly(self.path)
-        self.conn.executescript(script)
+        if not self.one("SELECT 1 FROM sqlite_master WHERE name = ?", (marker,)):
+            self.conn.executescript(script)
 
     def query(self, sql: str, args: tuple | list = ()) -> list[tuple]:
         return self.conn.execute(sql, args).fetchall()
@@ -296,7 +404,28 @@ class SQLiteStore(Store):
             self.conn.executescript(HEADS_SCHEMA)
 
     def close(self) -> None:
+        writer = _writers.get(self._file) if self._file is not None else None
+        if writer is not None:
+            writer.leave(self)
         self.conn.close()
+
+    def backup(self, path: str, progress: Callable[[int, int], None] | None = None) -> None:
+        """SQLite's online backup of the whole file into a new file at `path`, consistent
+        while writers go on writing; `progress(pages copied, pages in all)` as it goes. A
+        backup that fails leaves no file behind."""
+        target = sqlite3.connect(path)
+
+        def told(_status, remaining, total):
+            if progress is not None:
+                progress(total - remaining, total)
+
+        try:
+            self.conn.backup(target, pages=256, progress=told)
+        except BaseException:
+            target.close()
+            Path(path).unlink(missing_ok=True)
+            raise
+        target.close()
 
     def initialised(self) -> bool:
         return "events" in self.db.table_names()
@@ -316,8 +445,9 @@ class SQLiteStore(Store):
     def append(
         self, campaign: str, events: Iterable[NewEvent], expected_version: int
     ) -> AppendResult:
-        """Append events to a campaign in one BEGIN IMMEDIATE transaction (with group
-        commit, the transaction of the appends of this process that waited with it).
+        """Append events to a campaign in one BEGIN IMMEDIATE transaction: the writer
+        thread's, with the appends of this process that waited with it (see `_FileWriter`),
+        or, within a transaction of this store's open already, a part of it.
 
         Raises `Conflict` (naming both versions) when the campaign is not at
         `expected_version`; a new campaign is appended with expected version 0. When the
@@ -325,84 +455,41 @@ class SQLiteStore(Store):
         request (meta.request), the first append's result is returned and nothing is written;
         for another request, `KeyReused`.
         """
-        request = pending(campaign, events, expected_version)
-        if self.grouped and self._file is not None and not self.readonly:
-            return self._grouped(request)
+        request = append_request(campaign, events, expected_version)
+        if self.readonly:
+            raise ReadOnly(self.path)
+        if self.conn.in_transaction:
+            return self._write_one(request)
+        if self.grouped and self._file is not None:
+            return _writer_of(self._file).write(self, request)
         with self.transaction():
-            result = self._one(request)
-        if not result.replayed:  # durable now: the head this connection wrote
-            self._heads[campaign] = (result.last_version, result.head)
+            result = self._write_one(request)
+        self.wrote(result)
         return result
 
-    def _grouped(self, request: Pending) -> AppendResult:
-        """Group commit. The append waits in this process's queue for the file; the thread
-        whose turn it is writes every append waiting by then, each under a savepoint of its
-        own (a refused one undoes only itself), in one transaction: one disk sync for them
-        all. Each is answered only once that transaction is durable."""
-        group, mine = _group_of(self._file), _Waiting(request)
-        deadline = time.monotonic() + self.timeout
-        with group.changed:
-            group.waiting.append(mine)
-            while group.writing and not mine.done:
-                left = None if deadline is None else deadline - time.monotonic()
-                if not group.changed.wait(left) and mine in group.waiting:
-                    group.waiting.remove(mine)  # no writer took it: nothing was written
-                    raise sqlite3.OperationalError("database is locked")
-                if mine not in group.waiting:
-                    deadline = None  # taken by the writer: answered when it is done
-            if mine.done:
-                return mine.outcome()
-            group.writing = True
-        batch: list[_Waiting] = []
-        try:
-            batch = self._write_group(group, mine)
-        finally:
-            with group.changed:  # each written is answered, and the next may write
-                for waiting in batch:
-                    waiting.done = True
-                group.writing = False
-                group.changed.notify_all()
-        return mine.outcome()
+    def write_each(self, requests: list[AppendRequest]) -> list[AppendResult | Exception]:
+        """Within this store's open transaction: each append written, or the error that
+        refused it (`Conflict`, `KeyReused`, an integrity error) with nothing of it written,
+        each under a savepoint of its own when there are several."""
+        if len(requests) == 1:
+            return [self._write_one(requests[0])]
+        outcomes: list[AppendResult | Exception] = []
+        for request in requests:
+            self.conn.execute("SAVEPOINT one_append")
+            try:
+                outcomes.append(self._write_one(request))
+            except (TrackerError, sqlite3.IntegrityError) as error:
+                self.conn.execute("ROLLBACK TO one_append")
+                outcomes.append(error)
+            self.conn.execute("RELEASE one_append")
+        return outcomes
 
-    def _write_group(self, group: _File, mine: _Waiting) -> list[_Waiting]:
-        """Write the appends waiting in `group` (`mine` among them) in one transaction;
-        the appends written or refused."""
-        batch: list[_Waiting] = []
-        try:
-            with self.transaction():
-                with group.changed:  # taken once the turn is ours: all that came meanwhile
-                    batch = group.waiting[:]
-                    del group.waiting[:]
-                if len(batch) == 1:
-                    mine.result = self._one(mine.request)
-                else:
-                    for waiting in batch:
-                        self._one_of_many(waiting)
-        except BaseException as error:
-            if not batch:  # no turn: this one gives up, the others wait for the next
-                with group.changed:
-                    group.waiting.remove(mine)
-                raise
-            for waiting in batch:
-                waiting.result, waiting.error = None, waiting.error or error
-        for waiting in batch:  # durable now: the heads this connection wrote
-            result = waiting.result
-            if result is not None and not result.replayed:
-                self._heads[result.campaign] = (result.last_version, result.head)
-        return batch
+    def wrote(self, result: AppendResult) -> None:
+        """An append committed: its head is the one this connection knows of its campaign."""
+        if not result.replayed:
+            self._heads[result.campaign] = (result.last_version, result.head)
 
-    def _one_of_many(self, waiting: _Waiting) -> None:
-        """One append of a group, under a savepoint: refused, it undoes only itself."""
-        conn = self.conn
-        conn.execute("SAVEPOINT one_append")
-        try:
-            waiting.result = self._one(waiting.request)
-        except (TrackerError, sqlite3.IntegrityError) as error:
-            conn.execute("ROLLBACK TO one_append")
-            waiting.error = error
-        conn.execute("RELEASE one_append")
-
-    def _one(self, request: Pending) -> AppendResult:
+    def _write_one(self, request: AppendRequest) -> AppendResult:
         campaign = request.campaign
         earlier = self._replay(request)
         if earlier is not None:
@@ -419,7 +506,7 @@ class SQLiteStore(Store):
                 raise Conflict(campaign, request.expected, version)
         out = chained(request, version, head)
         try:
-            self.conn.executemany(_INSERT, out)
+            self.conn.executemany(INSERT, out)
         except sqlite3.IntegrityError as error:
             if known is None or "UNIQUE" not in str(error):
                 raise
@@ -441,7 +528,7 @@ class SQLiteStore(Store):
         with self.transaction() as conn:
             for rows in batches:
                 self._check_new(rows)
-                conn.executemany(_INSERT, rows)
+                conn.executemany(INSERT, rows)
 
     # -- snapshots: a cache, never the truth -------------------------------------------------
 

@@ -18,7 +18,7 @@ from tracker.accounts import Accounts, User
 from tracker.permissions import Policy, sees_all
 from tracker.repository import Kept
 from tracker.service import Service
-from tracker.store import Store, is_url
+from tracker.store import Store, is_url, open_store
 
 csrf = CSRFProtect()
 
@@ -106,7 +106,7 @@ def kept_store(path: str) -> Store:
 
 
 def _opened(path: str) -> Store:
-    opened = Store(path)
+    opened = open_store(path)
     opened.init()
     Accounts(opened).init()
     webhooks.init(opened)

@@ -26,7 +26,7 @@ from flask import (
 
 from tracker import webhooks
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.systems.base import HAPPENINGS
 from tracker.web.context import current_user, policy, service, store
 from tracker.web.pages import context
@@ -138,7 +138,7 @@ class Deliverer:
 
     def _run(self) -> None:
         try:
-            reader = Store(self.path)
+            reader = open_store(self.path)
         except Exception:  # the next request of the process starts another
             log.exception("the webhooks' deliverer could not open the database")
             return

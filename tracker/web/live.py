@@ -26,7 +26,7 @@ from flask import Blueprint, Response, current_app, request
 from tracker.accounts import Accounts
 from tracker.errors import NotFound
 from tracker.permissions import Policy
-from tracker.store import Store, is_url
+from tracker.store import Store, is_url, open_store
 from tracker.web.context import current_user, kept_store, policy, store
 from tracker.web.streams import RETRY_AFTER, Announcer, Listener, Refusal, Slots
 
@@ -160,7 +160,7 @@ class Feed:
 
     def _poll(self, position: int) -> None:
         try:
-            reader = Store(self.path)
+            reader = open_store(self.path)
         except Exception:  # the next watcher starts another poller
             log.exception("the live feed could not open the log")
             with self._lock:
@@ -401,7 +401,7 @@ class _Readers:
     def __call__(self, user, campaign: str) -> bool:
         if self.reader is None:
             url = is_url(self.path)
-            self.reader = kept_store(self.path) if url else Store(self.path, readonly=True)
+            self.reader = kept_store(self.path) if url else open_store(self.path, readonly=True)
         try:
             return Policy(Accounts(self.reader), user).can_read(campaign)
         finally:

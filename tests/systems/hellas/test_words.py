@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.systems.hellas import system
 
 EVENTS = Path(__file__).resolve().parents[3] / "events"
@@ -13,7 +13,7 @@ BARE_COUNT = re.compile(r"\b\d+ (in|to|from|on|at)\b")
 
 
 def _sample_words() -> dict[str, list[str]]:
-    store = Store(":memory:")
+    store = open_store(":memory:")
     store.init()
     service = Service(store)
     found: dict[str, list[str]] = {}

@@ -9,7 +9,7 @@ import pytest
 
 from tracker.errors import BatchError, InvalidEvent
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 from tracker.systems.warcry import system
 
 SAMPLE = Path(__file__).resolve().parents[3] / "events" / "warcry-ember-crown.jsonl"
@@ -66,7 +66,7 @@ def test_an_exported_campaign_imports_with_the_rules_it_followed(service, tmp_pa
     service.start("fresh", "warcry", "Fresh", {"quest": "ember-crown"})
     service.import_lines(SAMPLE.read_text(encoding="utf-8").splitlines())
     exported = {cid: list(service.export(cid)) for cid in ("fresh", CAMPAIGN)}
-    other = Store(tmp_path / "other.db")
+    other = open_store(tmp_path / "other.db")
     other.init()
     try:
         copy = Service(other)
