@@ -400,7 +400,7 @@ def test_the_audit_log_comes_in_pages_that_cover_every_event_once_newest_page_fi
 ):
     import re
 
-    from tracker.web.pages import AUDIT_PAGE
+    from tracker.web.rendering import AUDIT_PAGE
 
     latest = svc.store.version(sample)
     assert latest > 2 * AUDIT_PAGE  # the sample needs several pages
@@ -435,9 +435,9 @@ def test_a_page_of_the_audit_log_words_each_event_as_the_whole_history_does(samp
 def test_a_link_to_an_event_lands_on_the_page_of_the_audit_log_that_shows_it(
     client, sample, svc, monkeypatch
 ):
-    import tracker.web.pages as pages
+    from tracker.web import rendering
 
-    monkeypatch.setattr(pages, "AUDIT_PAGE", 1)  # one event a page: the voided one is elsewhere
+    monkeypatch.setattr(rendering, "AUDIT_PAGE", 1)  # one event a page: the voided one is elsewhere
     [(target, by)] = svc.store.voids(sample).items()
     page = client.get(f"/c/{sample}/audit?upto={by}").get_data(as_text=True)
     link = f"/c/{sample}/audit?upto={target}#e{target}"
@@ -627,14 +627,14 @@ def test_pages_answer_without_javascript_or_errors(client, two, path):
 
 
 def test_the_dice_tally_brought_forward_counts_as_one_made_from_the_start(sample, svc):
-    from tracker.web import pages
+    from tracker.web import log
 
     system, latest = svc.state(sample).system, svc.store.version(sample)
     svc.cache.tallies.clear()
-    early = pages._dice_tally(svc, sample, system, latest - 60)  # kept, then brought forward
-    forward = pages._dice_tally(svc, sample, system, latest)
+    early = log._dice_tally(svc, sample, system, latest - 60)  # kept, then brought forward
+    forward = log._dice_tally(svc, sample, system, latest)
     svc.cache.tallies.clear()
-    fresh = pages._dice_tally(svc, sample, system, latest)
+    fresh = log._dice_tally(svc, sample, system, latest)
     assert early.count < forward.count
     assert (forward.by_table, forward.by_player, forward.rolls, forward.count) == (
         fresh.by_table,
@@ -642,17 +642,17 @@ def test_the_dice_tally_brought_forward_counts_as_one_made_from_the_start(sample
         fresh.rolls,
         fresh.count,
     )
-    back = pages._dice_tally(svc, sample, system, latest - 60)  # an earlier moment: recounted
+    back = log._dice_tally(svc, sample, system, latest - 60)  # an earlier moment: recounted
     assert (back.by_table, back.count) == (early.by_table, early.count)
 
 
 def test_a_look_at_the_dice_of_an_earlier_moment_leaves_the_latest_tally_kept(sample, svc):
-    from tracker.web import pages
+    from tracker.web import log
 
     system, latest = svc.state(sample).system, svc.store.version(sample)
     svc.cache.tallies.clear()
-    head = pages._dice_tally(svc, sample, system, latest)
-    back = pages._dice_tally(svc, sample, system, latest - 60)
+    head = log._dice_tally(svc, sample, system, latest)
+    back = log._dice_tally(svc, sample, system, latest - 60)
     key = (svc.store.path, sample)
     assert back.count < head.count
     assert svc.cache.tallies.entries[key].version == latest  # the latest one, as it was
@@ -663,12 +663,12 @@ def test_a_look_at_the_dice_of_an_earlier_moment_leaves_the_latest_tally_kept(sa
 def test_the_dice_page_lists_the_latest_rolls_and_counts_them_all(client, sample, svc, monkeypatch):
     import re
 
-    from tracker.web import pages
+    from tracker.web import log, rendering
 
-    monkeypatch.setattr(pages, "AUDIT_PAGE", 5)
+    monkeypatch.setattr(rendering, "AUDIT_PAGE", 5)
     svc.cache.tallies.clear()
     html = client.get(f"/c/{sample}/dice").get_data(as_text=True)
-    total = pages._dice_tally(svc, sample, svc.state(sample).system, svc.store.version(sample))
+    total = log._dice_tally(svc, sample, svc.state(sample).system, svc.store.version(sample))
     assert f"The latest 5 of {total.count} rolls" in html
     listed = re.findall(r'<tr><td><a href="[^"]*#e(\d+)">', html)
     assert [int(v) for v in listed] == [roll[0] for roll in total.rolls]

@@ -10,7 +10,19 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from tracker import config, systems
-from tracker.web import api, auth, hooks, live, pages, parts, table, templating, uploads
+from tracker.web import (
+    api,
+    auth,
+    campaign,
+    hooks,
+    live,
+    log,
+    members,
+    parts,
+    table,
+    templating,
+    uploads,
+)
 from tracker.web.context import Sessions, csrf, current_user, state_cache
 from tracker.web.templating import TrackerEnvironment
 
@@ -36,8 +48,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     systems.registry()  # every game system imported now, not on a first request
 
     state_cache(app)
-    # kept URLs, pages, the parts they keep, forms, accounts, API, live streams
-    for part in (templating, pages, parts, table, auth, api, live, hooks, uploads):
+    # the templates' names, the pages by area, the parts they keep, accounts, API, live streams
+    areas = (campaign, log, members, table, uploads)
+    for part in (templating, *areas, parts, auth, api, live, hooks):
         part.init_app(app)
     answer_errors(app)
 
