@@ -633,7 +633,9 @@ class Service:
             except RuleViolation as error:
                 raise RuleViolation(
                     f"event {target} ({original.type}) cannot be voided: event {event.version} "
-                    f"({event.type}) depends on it ({error.message})"
+                    f"({event.type}) depends on it ({error.message})",
+                    depends_on=event.version,
+                    reason=error.message,
                 ) from None
         return state
 

@@ -72,16 +72,18 @@ def undo(cid, page):
     except (Conflict, BatchError, Forbidden) as error:
         status, failure = rendering.refusal(error, None, "EventVoided", "undo")
         if isinstance(error, BatchError) and isinstance(error.error, RuleViolation):
-            failure["message"] = _undo_refused(entry.words, error.error.message)
+            failure["message"] = _undo_refused(entry.words, error.error)
         return _again(cid, page, status, failure, form)
     flash(f"Undone: {entry.words}.")
     return redirect(_back(cid, page))
 
 
-def _undo_refused(words: str, message: str) -> str:
+def _undo_refused(words: str, refused: RuleViolation) -> str:
     """The core's refusal of a void that later events depend on, as a player says it."""
-    why = re.search(r"depends on it \((.*)\)$", message)
-    reason = f": without it, {why.group(1)}" if why else f" ({message})"
+    if refused.depends_on is not None:
+        reason = f": without it, {refused.reason}"
+    else:
+        reason = f" ({refused.message})"
     return f"“{words}” cannot be undone, for what was recorded after it depends on it{reason}"
 
 
