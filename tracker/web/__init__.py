@@ -33,8 +33,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(config.TEMPLATES),
         static_folder=str(config.STATIC),
     )
-    app.jinja_environment = TrackerEnvironment
     configure(app, test_config)
+    if app.config["TEMPLATES_READ_KEYS_FIRST"]:  # off: Jinja's own attribute lookup, to compare
+        app.jinja_environment = TrackerEnvironment
 
     @app.teardown_appcontext
     def leave_store(_exc):
@@ -87,6 +88,8 @@ def configure(app: Flask, test_config: dict | None) -> None:
         # The largest request body read (bytes): a page's form or an API batch is a few
         # kilobytes; a larger body is refused (413) before it is read.
         MAX_CONTENT_LENGTH=BODY_LIMIT,
+        # The templates read a plain dict's keys before its attributes (tracker.web.templating).
+        TEMPLATES_READ_KEYS_FIRST=True,
     )
     for name in LIMITS:
         text = os.environ.get("TRACKER_" + name)
