@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import data, figures, front, http, live, load, streams
+from bench import data, figures, front, http, live, load, pages, streams
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 STEPS = (
@@ -24,12 +24,16 @@ STEPS = (
     "roster",
     "travel",
     "front",
+    "pages",
     "http",
     "live",
     "load",
     "streams",
     "memory",
 )
+
+# The steps that make their own data (the samples): the synthetic campaigns are not made for them.
+OWN_DATA = {"pages"}
 
 
 def main(argv=None) -> int:
@@ -47,8 +51,9 @@ def main(argv=None) -> int:
     print(f"machine: {figures.machine()}", flush=True)
     print("data (cached under bench/.cache/):", flush=True)
     big = "memory" in steps or "front" in steps
-    for size in ("1k", "10k", "100k") + (("1M",) if big else ()):
-        data.database(size)
+    if set(steps) - OWN_DATA:
+        for size in ("1k", "10k", "100k") + (("1M",) if big else ()):
+            data.database(size)
     work = Path(tempfile.mkdtemp(prefix="tracker-bench-", dir=data.CACHE))
     results, shared = [], None
     try:
@@ -66,6 +71,8 @@ def main(argv=None) -> int:
                 new = [figures.time_travel()]
             elif step == "front":
                 new = front.run()
+            elif step == "pages":
+                new = pages.run()
             elif step == "http":
                 figure, shared = http.run(work)
                 new = [figure]

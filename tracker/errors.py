@@ -13,7 +13,17 @@ class TrackerError(Exception):
 
 
 class RuleViolation(TrackerError):
-    """An event would break a rule of the campaign's game system."""
+    """An event would break a rule of the campaign's game system.
+
+    A void refused because a later event depends on the voided one names that event
+    (`depends_on`, its version) and that event's own refusal without it (`reason`); both are
+    None for any other refusal.
+    """
+
+    def __init__(self, message: str, *, depends_on: int | None = None, reason: str | None = None):
+        super().__init__(message)
+        self.depends_on = depends_on
+        self.reason = reason
 
 
 class InvalidEvent(TrackerError):

@@ -342,7 +342,9 @@ def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, 
         except RuleViolation as error:
             raise RuleViolation(
                 f"event {target} ({original.type}) cannot be voided: event {event.version} "
-                f"({event.type}) depends on it ({error.message})"
+                f"({event.type}) depends on it ({error.message})",
+                depends_on=event.version,
+                reason=error.message,
             ) from None
     return state
 

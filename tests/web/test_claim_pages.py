@@ -589,7 +589,7 @@ def test_the_replay_links_each_step_to_the_table_as_it_stood(client, tavern):
 
 
 def test_the_audit_log_tells_every_claim_event_in_words(client, tavern, svc):
-    from tracker.web.pages import AUDIT_PAGE
+    from tracker.web.rendering import AUDIT_PAGE
 
     latest = svc.store.version(tavern)
     body = " ".join(  # every page of the log

@@ -11,7 +11,7 @@ from pagetools import text, version
 from tracker.cli import load_samples
 from tracker.service import Service
 from tracker.store import Store
-from tracker.web import pages
+from tracker.web import campaign
 
 PASSWORD = "a-long-password"
 WARCRY = "ember-crown-sample"
@@ -80,7 +80,7 @@ def links(listed: str) -> dict[str, str]:
 
 
 def test_the_front_page_pages_through_many_campaigns_by_id(client, many, monkeypatch):
-    monkeypatch.setattr(pages, "LIST_PAGE", 50)
+    monkeypatch.setattr(campaign, "LIST_PAGE", 50)
     first = section(client.get("/"), "mine")
     assert "League 000" in first and "League 049" in first and "League 050" not in first
     assert links(first) == {"next": "/?mine_after=l049"}
@@ -99,7 +99,7 @@ def test_the_front_page_pages_through_many_campaigns_by_id(client, many, monkeyp
 
 
 def test_paging_one_list_keeps_the_search_and_the_other_lists_place(client, many, monkeypatch):
-    monkeypatch.setattr(pages, "LIST_PAGE", 5)
+    monkeypatch.setattr(campaign, "LIST_PAGE", 5)
     listed = section(client.get("/?q=league 1&after=zz"), "mine")
     assert links(listed)["next"] == "/?q=league+1&after=zz&mine_after=l104"
 

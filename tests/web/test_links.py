@@ -137,25 +137,26 @@ def test_no_page_of_a_sample_links_to_a_page_that_is_not_there(client, svc, samp
 def test_a_campaigns_links_are_the_paths_url_for_writes(app, page, args):
     from flask import url_for
 
-    from tracker.web.pages import PagePaths
+    from tracker.web.rendering import PagePaths
 
     for cid in ("c", "page-one", "a-page"):
         with app.test_request_context("/"):
             if page in ("dashboard", "audit", "dice"):
-                expected = url_for(f"pages.{page}", cid=cid, **args)
+                area = "campaign" if page == "dashboard" else "log"
+                expected = url_for(f"{area}.{page}", cid=cid, **args)
             else:
-                expected = url_for("pages.page", cid=cid, page=page, **args)
+                expected = url_for("campaign.page", cid=cid, page=page, **args)
             assert PagePaths(cid)(page, dict(args)) == expected
 
 
-@pytest.mark.parametrize("endpoint", ["pages.dashboard", "pages.play_on"])
+@pytest.mark.parametrize("endpoint", ["campaign.dashboard", "campaign.play_on"])
 def test_the_front_pages_links_are_the_paths_url_for_writes(app, endpoint):
     from flask import url_for
 
-    from tracker.web.pages import _finding
+    from tracker.web.campaign import _finding
 
     with app.test_request_context("/"):
-        link = _finding()[endpoint.replace("pages.", "") + "_of"]
+        link = _finding()[endpoint.replace("campaign.", "") + "_of"]
         for cid in ("c", "page-one", "hole", "a b&c=d/é?"):
             assert link(cid) == url_for(endpoint, cid=cid)
 
@@ -168,10 +169,10 @@ def test_the_kept_urls_are_the_urls_url_for_builds_wherever_the_app_is_served(ap
     kept = KeptUrls(app)
     asked = [
         ("static", {"filename": "style.css"}),
-        ("pages.page", {"cid": "a b", "page": "roster", "warband": "x&y"}),
-        ("pages.dashboard", {"cid": "c", "at": 3}),
+        ("campaign.page", {"cid": "a b", "page": "roster", "warband": "x&y"}),
+        ("campaign.dashboard", {"cid": "c", "at": 3}),
         ("auth.join", {"code": "k", "_external": True}),
-        ("pages.page", {"cid": "c", "page": "audit", "upto": [1, 2]}),
+        ("campaign.page", {"cid": "c", "page": "audit", "upto": [1, 2]}),
     ]
     for root, host in (("", "localhost"), ("/club", "localhost"), ("", "tables.example")):
         with app.test_request_context("/", base_url=f"http://{host}{root}"):
@@ -189,4 +190,4 @@ def test_the_app_keeps_no_url_when_told_not_to(app):
     fresh = create_app({**app.config, "URLS_KEPT": 0})
     assert fresh.extensions["tracker.urls"]._kept is None
     with fresh.test_request_context("/"):
-        assert url("pages.dashboard", cid="c") == url_for("pages.dashboard", cid="c")
+        assert url("campaign.dashboard", cid="c") == url_for("campaign.dashboard", cid="c")

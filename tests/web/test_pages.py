@@ -400,7 +400,7 @@ def test_the_audit_log_comes_in_pages_that_cover_every_event_once_newest_page_fi
 ):
     import re
 
-    from tracker.web.pages import AUDIT_PAGE
+    from tracker.web.rendering import AUDIT_PAGE
 
     latest = svc.store.version(sample)
     assert latest > 2 * AUDIT_PAGE  # the sample needs several pages
@@ -435,9 +435,9 @@ def test_a_page_of_the_audit_log_words_each_event_as_the_whole_history_does(samp
 def test_a_link_to_an_event_lands_on_the_page_of_the_audit_log_that_shows_it(
     client, sample, svc, monkeypatch
 ):
-    import tracker.web.pages as pages
+    from tracker.web import rendering
 
-    monkeypatch.setattr(pages, "AUDIT_PAGE", 1)  # one event a page: the voided one is elsewhere
+    monkeypatch.setattr(rendering, "AUDIT_PAGE", 1)  # one event a page: the voided one is elsewhere
     [(target, by)] = svc.store.voids(sample).items()
     page = client.get(f"/c/{sample}/audit?upto={by}").get_data(as_text=True)
     link = f"/c/{sample}/audit?upto={target}#e{target}"

@@ -18,7 +18,7 @@ def parts(app):
                 "greeting.html": "<p>{{ who }} has {{ glory }} glory</p>",
                 "row.html": "<li>{{ row.who }} {{ row.glory }}</li>",
                 "nosy.html": "<p>{{ who }} at {{ request.path }}</p>",
-                "helper.html": "<a href=\"{{ url_for('pages.campaigns') }}\">{{ who }}</a>",
+                "helper.html": "<a href=\"{{ url_for('campaign.front_page') }}\">{{ who }}</a>",
             }
         )
     )

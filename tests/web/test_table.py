@@ -129,6 +129,22 @@ def test_an_undo_that_a_later_entry_depends_on_is_refused_in_words(ana, svc):
     assert "FighterAdded" not in words[0] and "FighterRemoved" not in words[0]
 
 
+def test_a_void_refused_for_a_later_entry_names_that_entry_and_its_reason(ana, svc):
+    from tracker.errors import BatchError
+
+    add_fighter(ana, svc)
+    added = version(svc)
+    svc.append(
+        "c", [{"type": "FighterRemoved", "data": {"warband": "iron", "fighter": "new"}}], added
+    )
+    void = {"type": "EventVoided", "data": {"version": added, "reason": "typo"}}
+    with pytest.raises(BatchError) as caught:
+        svc.append("c", [void], version(svc))
+    refused = caught.value.error
+    assert refused.depends_on == added + 1
+    assert refused.reason == "Ironjaws has no fighter 'new'"
+
+
 def test_a_player_cannot_undo_an_entry_for_another_side(ana, ben, svc):
     add_fighter(ana, svc)
     before = version(svc)

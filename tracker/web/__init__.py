@@ -10,7 +10,19 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from tracker import config, systems
-from tracker.web import api, auth, hooks, live, pages, parts, table, templating, uploads
+from tracker.web import (
+    api,
+    auth,
+    campaign,
+    hooks,
+    live,
+    log,
+    members,
+    parts,
+    table,
+    templating,
+    uploads,
+)
 from tracker.web.context import Sessions, csrf, current_user, kept
 from tracker.web.forms import CORE_LIMITS
 from tracker.web.templating import TrackerEnvironment
@@ -22,8 +34,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(config.TEMPLATES),
         static_folder=str(config.STATIC),
     )
-    app.jinja_environment = TrackerEnvironment
     configure(app, test_config)
+    if app.config["TEMPLATES_READ_KEYS_FIRST"]:  # off: Jinja's own attribute lookup, to compare
+        app.jinja_environment = TrackerEnvironment
 
     @app.teardown_appcontext
     def leave_store(_exc):
@@ -36,8 +49,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     systems.registry()  # every game system imported now, not on a first request
 
     kept(app)
-    # kept URLs, pages, the parts they keep, forms, accounts, API, live streams
-    for part in (templating, pages, parts, table, auth, api, live, hooks, uploads):
+    # the templates' names, the pages by area, the parts they keep, accounts, API, live streams
+    areas = (campaign, log, members, table, uploads)
+    for part in (templating, *areas, parts, auth, api, live, hooks):
         part.init_app(app)
     answer_errors(app)
 
@@ -76,6 +90,8 @@ def configure(app: Flask, test_config: dict | None) -> None:
         # The largest request body read (bytes): a page's form or an API batch is a few
         # kilobytes; a larger body is refused (413) before it is read.
         MAX_CONTENT_LENGTH=BODY_LIMIT,
+        # The templates read a plain dict's keys before its attributes (tracker.web.templating).
+        TEMPLATES_READ_KEYS_FIRST=True,
     )
     for name in LIMITS:
         text = os.environ.get("TRACKER_" + name)

@@ -23,7 +23,7 @@ from tracker.accounts import (
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.web import hooks
 from tracker.web.context import accounts, current_user, log_in, log_out, service
-from tracker.web.pages import local
+from tracker.web.rendering import local
 
 bp = Blueprint("auth", __name__)
 
@@ -61,7 +61,7 @@ def signup():
         else:
             log_in(user)
             flash(f"Welcome, {user.name}.")
-            return redirect(local(request.args.get("next")) or url_for("pages.campaigns"))
+            return redirect(local(request.args.get("next")) or url_for("campaign.front_page"))
     return render_template("signup.html", error=error), status, headers
 
 
@@ -86,7 +86,7 @@ def login():
             error, status = failure.message, 401
         else:
             log_in(user)
-            return redirect(local(request.args.get("next")) or url_for("pages.campaigns"))
+            return redirect(local(request.args.get("next")) or url_for("campaign.front_page"))
     return render_template("login.html", error=error), status
 
 
@@ -94,7 +94,7 @@ def login():
 def logout():
     log_out()
     flash("You are logged out.")
-    return redirect(url_for("pages.campaigns"))
+    return redirect(url_for("campaign.front_page"))
 
 
 @bp.route("/account", methods=["GET", "POST"])
@@ -158,7 +158,7 @@ def join(code):
         hooks.member_joined(member.campaign, user, member.side)
         plays = side_names(member.campaign).get(member.side, member.side)
         flash("You joined the campaign" + (f" and play {plays}." if member.side else "."))
-        return redirect(url_for("pages.dashboard", cid=member.campaign))
+        return redirect(url_for("campaign.dashboard", cid=member.campaign))
     return render_template("join.html", code=code, invited=_invited(code))
 
 

@@ -29,7 +29,7 @@ from tracker.service import Service
 from tracker.store import open_store
 from tracker.systems.base import HAPPENINGS
 from tracker.web.context import current_user, policy, service, store
-from tracker.web.pages import context
+from tracker.web.rendering import context
 
 bp = Blueprint("hooks", __name__)
 log = logging.getLogger(__name__)

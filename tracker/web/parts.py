@@ -53,6 +53,13 @@ class Parts:
         ((key, items),) = inputs.items()
         return Markup("\n".join([self(name, **{key: item}) for item in items]))
 
+    def look_over(self, names: Iterable[str]) -> None:
+        """The names each of these parts reads, found now rather than on its first use (a
+        template parsed again: on a first page, most of its time after the compiling)."""
+        for name in names:
+            if name not in self._needs:
+                self._needs[name] = self._names_read(name)
+
     def _names_read(self, name: str) -> frozenset:
         """Every name the part reads, its environment's globals (Flask's `request`,
         `url_for`, ...) included: Jinja counts a global as declared."""

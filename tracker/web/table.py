@@ -15,7 +15,7 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 
 from tracker.errors import BatchError, Conflict, RuleViolation
 from tracker.permissions import UNDONE, Forbidden
-from tracker.web import pages
+from tracker.web import log, rendering
 from tracker.web.context import actor, policy, service
 from tracker.web.entries import latest_own, to_confirm
 from tracker.web.forms import Failure, dice_problems, form_data
@@ -29,20 +29,20 @@ def init_app(app):
 
 def _back(cid: str, page: str) -> str:
     """The page a form of `page` came from, with its query (such as ?warband=)."""
-    url = pages.local(request.form.get("next"))
+    url = rendering.local(request.form.get("next"))
     if url:
         return url
     if page == "audit":
-        return url_for("pages.audit", cid=cid)
-    return url_for("pages.page", cid=cid, page=page, **request.args)
+        return url_for("log.audit", cid=cid)
+    return url_for("campaign.page", cid=cid, page=page, **request.args)
 
 
 def _again(cid: str, page: str, status: int, failure: Failure, submitted):
     """The page the form came from again, with the refusal and what was typed."""
     if page == "audit":
-        ctx = pages.context(cid)
-        return pages._audit_page(ctx, status, failure=failure, submitted=submitted)
-    return pages.render_page(cid, page, status, at=None, failure=failure, submitted=submitted)
+        ctx = rendering.context(cid)
+        return log.audit_page(ctx, status, failure=failure, submitted=submitted)
+    return rendering.render_page(cid, page, status, at=None, failure=failure, submitted=submitted)
 
 
 @bp.post("/c/<cid>/undo/<page>")
@@ -50,7 +50,7 @@ def undo(cid, page):
     """A member undoes its own latest entry (a void "undone by its author"), when nothing
     recorded since depends on it; the page it came from shows why not, otherwise."""
     form = request.form
-    expected = pages.expected_version(form)
+    expected = rendering.expected_version(form)
     try:
         guard = policy().guard(cid)
         entry = latest_own(cid, guard.member)
@@ -70,18 +70,20 @@ def undo(cid, page):
             guard=guard,
         )
     except (Conflict, BatchError, Forbidden) as error:
-        status, failure = pages.refusal(error, None, "EventVoided", "undo")
+        status, failure = rendering.refusal(error, None, "EventVoided", "undo")
         if isinstance(error, BatchError) and isinstance(error.error, RuleViolation):
-            failure["message"] = _undo_refused(entry.words, error.error.message)
+            failure["message"] = _undo_refused(entry.words, error.error)
         return _again(cid, page, status, failure, form)
     flash(f"Undone: {entry.words}.")
     return redirect(_back(cid, page))
 
 
-def _undo_refused(words: str, message: str) -> str:
+def _undo_refused(words: str, refused: RuleViolation) -> str:
     """The core's refusal of a void that later events depend on, as a player says it."""
-    why = re.search(r"depends on it \((.*)\)$", message)
-    reason = f": without it, {why.group(1)}" if why else f" ({message})"
+    if refused.depends_on is not None:
+        reason = f": without it, {refused.reason}"
+    else:
+        reason = f" ({refused.message})"
     return f"“{words}” cannot be undone, for what was recorded after it depends on it{reason}"
 
 
@@ -99,12 +101,12 @@ def step(cid, page):
     svc = service()
     system, _ = svc.system_of(cid)
     form_id = form.get("form_id", "step")
-    expected = pages.expected_version(form)
+    expected = rendering.expected_version(form)
     rows = sorted(int(m.group(1)) for key in form if (m := _ROW.match(key)))
     if not rows:
         abort(400, "the form names no events; reload the page")
     if form.get("back"):  # from the confirmation: the form again, its dice as they were
-        return _again(cid, page, 200, Failure(form_id, message=pages.NOT_RECORDED), form)
+        return _again(cid, page, 200, Failure(form_id, message=rendering.NOT_RECORDED), form)
     submissions, missing, problems = [], {}, {}
     server = form.get("dice-mode") == "server"
     for row in rows:
@@ -127,7 +129,7 @@ def step(cid, page):
         failure["message"] += "type the missing ones, or press Roll everything owed."
         return _again(cid, page, 422, failure, form)
     if (words := to_confirm(cid, system, form, submissions)) is not None:
-        return pages.confirm_page(cid, page, words, form, request.full_path.rstrip("?"))
+        return rendering.confirm_page(cid, page, words, form, request.full_path.rstrip("?"))
     try:
         guard = policy().guard(cid)
         result = svc.append(
@@ -150,9 +152,9 @@ def step(cid, page):
 def _step_refusal(error, system, submissions, form_id) -> tuple[int, Failure]:
     """A step's refusal: the words of the event that failed, beside its row."""
     if not isinstance(error, BatchError):
-        return pages.refusal(error, None, "", form_id)
+        return rendering.refusal(error, None, "", form_id)
     type_ = submissions[error.index]["type"]
-    status, failure = pages.refusal(error, system.schema(type_), type_, form_id)
+    status, failure = rendering.refusal(error, system.schema(type_), type_, form_id)
     failure["fields"] = {
         f"e-{error.index}-{name}": words for name, words in failure["fields"].items()
     }

@@ -16,7 +16,7 @@ from flask import Blueprint, current_app, flash, redirect, request, url_for
 from tracker.errors import BatchError, Conflict, InvalidEvent, TrackerError
 from tracker.permissions import Forbidden
 from tracker.rosters import read_roster, refused
-from tracker.web import pages
+from tracker.web import rendering
 from tracker.web.context import actor, csrf, policy, service
 from tracker.web.forms import Failure
 
@@ -51,7 +51,7 @@ def _append(cid: str, events: list[dict], form) -> None:
     service().append(
         cid,
         events,
-        pages.expected_version(form),
+        rendering.expected_version(form),
         actor=actor(),
         source="upload",
         idempotency_key=form.get("idem") or None,
@@ -64,12 +64,14 @@ def _append(cid: str, events: list[dict], form) -> None:
 def _again(cid: str, page: str, form_id: str, error: TrackerError, words: str | None = None):
     """The page again, with the refusal beside the form that sent the file."""
     if isinstance(error, Conflict):
-        status, failure = pages.refusal(error, None, "", form_id)
+        status, failure = rendering.refusal(error, None, "", form_id)
     else:
         inner = error.error if isinstance(error, BatchError) else error
         status = 403 if isinstance(inner, Forbidden) else 422
         failure = Failure(form_id, message=words or inner.message)
-    return pages.render_page(cid, page, status, at=None, failure=failure, submitted=request.form)
+    return rendering.render_page(
+        cid, page, status, at=None, failure=failure, submitted=request.form
+    )
 
 
 @bp.post("/c/<cid>/upload/content/<page>")
@@ -91,7 +93,9 @@ def content_file(cid, page):
     except (Conflict, BatchError, Forbidden, InvalidEvent) as error:
         return _again(cid, page, form_id, error)
     flash(f"Imported: {filename}.")
-    return redirect(pages.local(form.get("next")) or url_for("pages.page", cid=cid, page=page))
+    return redirect(
+        rendering.local(form.get("next")) or url_for("campaign.page", cid=cid, page=page)
+    )
 
 
 @bp.post("/c/<cid>/upload/roster/<page>")
@@ -119,4 +123,4 @@ def roster_file(cid, page):
     flash(
         f"Founded from {filename}: {founding['name'] or 'a warband'}, {len(events) - 1} fighters."
     )
-    return redirect(pages.local(form.get("next")) or url_for("pages.dashboard", cid=cid))
+    return redirect(rendering.local(form.get("next")) or url_for("campaign.dashboard", cid=cid))

@@ -1,0 +1,192 @@
+"""The log area, alike in every system: the audit log, a void from it, and the dice page.
+
+Views parse, call the service, render: the core decides what may be voided.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from tracker import stats
+from tracker.campaign import CORE_EVENTS, Entry
+from tracker.errors import BatchError, Conflict
+from tracker.permissions import Forbidden
+from tracker.web import rendering
+from tracker.web.context import actor, policy, reader_view, service
+from tracker.web.rendering import at_arg, context, expected_version, refusal
+from tracker.web.templating import url
+
+bp = Blueprint("log", __name__)
+
+
+def init_app(app):
+    app.register_blueprint(bp)
+
+
+@bp.get("/c/<cid>/audit")
+def audit(cid):
+    return audit_page(context(cid, at_arg()))
+
+
+def audit_page(ctx: dict, status: int = 200, **extra):
+    """A page of the audit log: AUDIT_PAGE events up to ?upto= (the latest by default), with
+    links to the pages before and after it. A page folds from a snapshot, so it costs the
+    same on the first day of a campaign and after a hundred thousand events."""
+    view, link = ctx["view"], ctx["link"]
+    upto = request.args.get("upto", type=int) or view.version
+    upto = min(max(upto, 1), view.version)
+    entries = service().log_page(ctx["cid"], upto, rendering.AUDIT_PAGE, view.version)
+    first = entries[0].event.version
+
+    def where(version: int) -> str:
+        """Where an event of the log is: on this page, or on the page around it."""
+        if first <= version <= upto:
+            return f"#e{version}"
+        return ctx["audit_at"](version)
+
+    # The campaign as it stood after an event: this prefix and the event's number.
+    as_of = url("campaign.dashboard", cid=ctx["cid"], at="")
+    return render_template(
+        "audit.html",
+        entries=entries,
+        rows=_rows(entries, reader_view(ctx["cid"]), where, as_of),
+        earlier=link("audit", upto=first - 1) if first > 1 else None,
+        later=link("audit", upto=min(view.version, upto + rendering.AUDIT_PAGE))
+        if upto < view.version
+        else None,
+        page="audit",
+        **ctx,
+        **extra,
+    ), status
+
+
+def _rows(entries: list[Entry], shown, where, as_of: str) -> list[dict]:
+    """The rows of a page of the audit log, each as the part that draws it is given it: every
+    field as the page shows it (worked out here: a page shows fifty rows)."""
+    rows = []
+    for entry in entries:
+        event = entry.event
+        meta = event.meta
+        voided_by = entry.voided_by
+        voids = event.data.get("version") if event.type == "EventVoided" else None
+        rows.append(
+            {
+                "version": event.version,
+                "type": event.type,
+                "as_of": f"{as_of}{event.version}",
+                "words": entry.words,
+                "voided_by": voided_by,
+                "voided_at": where(voided_by) if voided_by else None,
+                "voids": voids,
+                "voids_at": where(voids) if voids is not None else None,
+                "data": shown(event),  # the event's data as the reader may see it
+                "actor": meta.get("actor", "?"),
+                "recorded_at": event.recorded_at,
+                "when": event.recorded_at[:19].replace("T", " "),  # UTC, to the second
+                "how": str(meta.get("source", "?")).replace("-", " "),  # such as "form"
+                "via": meta.get("via"),
+                "hash": event.hash,
+            }
+        )
+    return rows
+
+
+@bp.post("/c/<cid>/audit")
+def void(cid):
+    """The organiser voids an event, with a reason, from the audit log."""
+    form = request.form
+    target = form.get("version", "").strip()
+    expected = expected_version(form)
+    data = {
+        "version": int(target) if target.isdigit() else target,
+        "reason": form.get("reason", "").strip(),
+    }
+    try:
+        guard = policy().guard(cid)
+        service().append(
+            cid,
+            [{"type": "EventVoided", "data": data}],
+            expected,
+            actor=actor(),
+            source="form",
+            idempotency_key=form.get("idem") or None,
+            guard=guard,
+        )
+    except (Conflict, BatchError, Forbidden) as error:
+        status, failure = refusal(error, CORE_EVENTS["EventVoided"](), "EventVoided", "void")
+        return audit_page(context(cid), status, failure=failure, submitted=form)
+    flash(f"Event {target} was voided.")
+    return redirect(url_for("log.audit", cid=cid))
+
+
+@bp.get("/c/<cid>/dice")
+def dice(cid):
+    """Every roll of the campaign, by player and by table, against what fair dice would give."""
+    svc = service()
+    ctx = context(cid, at_arg())
+    tally = svc.dice(cid, ctx["view"].version)  # shared: read, never changed
+    tables = []
+    for spec, counts in sorted(tally.by_table.items()):
+        expected = stats.expected(spec)
+        tables.append(_histogram(spec, counts, expected))
+    players = [
+        _histogram(player, counts, stats.expected("D6"), label="D6 faces")
+        for player, counts in sorted(tally.by_player.items())
+    ]
+    audit_at = ctx["audit_at"]
+    rolls = [
+        {"version": v, "at": audit_at(v), "type": t, "spec": s, "dice": d, "who": w, "how": h}
+        for v, t, s, d, w, h in tally.rolls
+    ]
+    return render_template(
+        "dice.html",
+        tables=tables,
+        players=players,
+        rolls=rolls,
+        roll_count=tally.count,
+        page="dice",
+        **ctx,
+    )
+
+
+# The histograms' drawing: a bar's width and the bars' height, in the SVG's units.
+BAR, HEIGHT = 24, 120
+
+
+def _bar(number: int, value, observed: int, expected: float, top: float) -> dict:
+    """One bar of a histogram and where it is drawn (numbers written as the SVG takes them):
+    the bar's left and its line's ends, the bar's top and height, the expected count's line,
+    the label's centre. A dict: the histogram part is given it (`_histogram.html`)."""
+    x, tall = 5 + number * BAR, observed / top * HEIGHT
+    line = HEIGHT - expected / top * HEIGHT + 4
+    return {
+        "value": value,
+        "observed": observed,
+        "expected": expected,
+        "x": str(x + 3),
+        "line_from": str(x + 1),
+        "line_to": str(x + BAR - 1),
+        "y": f"{HEIGHT - tall + 4:.2f}",
+        "tall": f"{tall:.2f}",
+        "line": f"{line:.2f}",
+        "middle": str(x + BAR / 2),
+    }
+
+
+def _histogram(title, counts, expected, label=None):
+    statistic, dof, p = stats.chi_square(counts, expected)
+    total = sum(counts.values())
+    shape = [(k, counts.get(k, 0), total * pr) for k, pr in sorted(expected.items())]
+    top = max([o for _, o, _ in shape] + [e for _, _, e in shape] + [1])
+    bars = [_bar(number, *bar, top) for number, bar in enumerate(shape)]
+    return {
+        "title": title,
+        "label": label or title,
+        "total": total,
+        "bars": bars,
+        "chi2": statistic,
+        "dof": dof,
+        "p": p,
+        "top": top,
+        "width": len(bars) * BAR + 10,
+    }

@@ -1,0 +1,188 @@
+"""A campaign's page as every view renders it: what its template is given (`context`), the
+page found by its name in the campaign's system, and a refused form's words beside it.
+
+Views parse, call the service, render: no rule lives here.
+"""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import urlparse
+
+from flask import abort, current_app, render_template, request
+from jinja2 import TemplateNotFound
+
+from tracker.campaign import CORE_EVENTS
+from tracker.errors import BatchError, Conflict, InvalidEvent, TrackerError
+from tracker.permissions import Forbidden, records_for, sees_side
+from tracker.web import entries
+from tracker.web.context import accounts, current_user, policy, service
+from tracker.web.forms import Failure, field_labels, player_words
+from tracker.web.templating import url
+
+PAGE = r"[a-z][a-z0-9_-]{0,40}"
+
+
+# Events on a page of the audit log; the dice page lists as many of the latest rolls. Read from
+# here by the log area too (`rendering.AUDIT_PAGE`), so the links to a page and the page agree.
+AUDIT_PAGE = 50
+
+
+def at_arg() -> int | None:
+    text = request.args.get("at", "")
+    if not text:
+        return None
+    if not text.isdigit():
+        abort(404, f"?at= takes an event number, not {text!r}")
+    return int(text)
+
+
+def local(url: str | None) -> str | None:
+    """`url` when it points inside this site, else None (no open redirects)."""
+    if not url:
+        return None
+    parts = urlparse(url)
+    if parts.scheme or parts.netloc or not url.startswith("/") or url.startswith("//"):
+        return None
+    return url
+
+
+class PagePaths:
+    """The paths of a campaign's pages, with a query, as `url_for` writes them (the kept
+    URLs: a page links to many of the same)."""
+
+    def __init__(self, cid: str):
+        self.cid = cid
+        self.urls = current_app.extensions["tracker.urls"]
+        self.where = self.urls.where()
+
+    def __call__(self, page: str, args: dict) -> str:
+        if page == "dashboard":
+            endpoint, values = "campaign.dashboard", {"cid": self.cid}
+        else:
+            endpoint, values = "campaign.page", {"cid": self.cid, "page": page}
+        values.update((name, value) for name, value in args.items() if value is not None)
+        return self.urls.built(self.where, endpoint, values)
+
+
+def context(cid: str, at: int | None = None) -> dict:
+    policy().require_read(cid)
+    svc = service()
+    view = svc.state(cid, at)
+
+    at_page = PagePaths(cid)
+
+    def link(page: str, **args) -> str:
+        """A link inside the campaign that keeps looking at the same moment."""
+        if not view.is_latest:
+            args.setdefault("at", view.version)
+        return at_page(page, args)
+
+    now_args = {k: v for k, v in request.args.items() if k != "at"}
+    member = accounts().membership(cid, current_user())
+
+    def may_see(side: str) -> bool:
+        """Whether the reader may see what only `side`'s player sees (its hand)."""
+        return sees_side(member, side)
+
+    return {
+        "member": member,
+        "may_see": may_see,
+        "can_record": member is not None and view.is_latest,
+        # Whether the reader may record for a side: a page offers only the forms it may use
+        # (in the past, shown off: `can_record`).
+        "may_record": lambda side: records_for(member, side),
+        "my_latest": lambda: entries.latest_own(cid, member) if view.is_latest else None,
+        "link": link,
+        "pdf_link": lambda page, **args: url("campaign.pdf", cid=cid, page=page, **args),
+        "now_url": url(request.endpoint, **(request.view_args or {}), **now_args),
+        "cid": cid,
+        "view": view,
+        "system": view.system,
+        "pub": view.system.public_state(view.state),
+        "state": view.state,
+        "at": at,
+        "expected_version": view.latest,
+        "idem": secrets.token_urlsafe(12),
+        "state_at": lambda version: svc.state(cid, version),
+        # The page of the audit log that shows an event, at that event.
+        "audit_at": lambda version: (
+            link("audit", upto=min(view.version, version + AUDIT_PAGE // 2)) + f"#e{version}"
+        ),
+        "recent": lambda count=8: svc.recent(cid, count, view.version),
+    }
+
+
+def render_page(cid: str, page: str, status: int = 200, **extra):
+    ctx = context(cid, extra.pop("at", at_arg()))
+    ctx.update(extra)
+    template = f"{ctx['system'].name}/{page}.html"
+    try:
+        return render_template(template, page=page, **ctx), status
+    except TemplateNotFound as missing:
+        if missing.name == template:
+            abort(404, f"{ctx['system'].title} has no page {page!r}")
+        raise
+
+
+NOT_RECORDED = "Not recorded: change the dice if need be, and send them again."
+
+
+def confirm_page(cid: str, page: str, words: str, form, action: str):
+    """The page that asks once before dice typed at the table lose something for good: what
+    will be recorded, in the audit log's words, and the form again in hidden fields with
+    "Record it" and a way back (works without script)."""
+    ctx = context(cid)
+    ctx.update(
+        page=page,
+        outcome=words,
+        pairs=entries.confirm_fields(form),
+        action=action,
+        confirmed=entries.CONFIRMED,
+        submitted=form,
+    )
+    return render_template("confirm.html", **ctx), 200
+
+
+def event_schema(system, type_: str):
+    """The schema of an event a form may post: one of the system's, or a void."""
+    if type_ in system.events:
+        return system.schema(type_)
+    if type_ in CORE_EVENTS and type_ != "CampaignStarted":
+        return CORE_EVENTS[type_]()
+    abort(400, f"{system.title} has no event called {type_!r}")
+
+
+def expected_version(form) -> int:
+    expected = form.get("expected_version", "")
+    if not expected.isdigit():
+        abort(400, "the form lacks the campaign version it was loaded at; reload the page")
+    return int(expected)
+
+
+def refusal(error: TrackerError, schema, type_: str, form_id: str) -> tuple[int, Failure]:
+    """A refused submission as its page shows it: the status, and the words beside the form
+    or its fields, in a player's words (a malformed field by its label, a broken rule as the
+    rule says it, a conflict as what changed meanwhile)."""
+    if isinstance(error, Conflict):
+        return 409, Failure(form_id, message=_changed_meanwhile(error))
+    inner = error.error if isinstance(error, BatchError) else error
+    status = 403 if isinstance(inner, Forbidden) else 422
+    if isinstance(inner, InvalidEvent) and inner.errors and inner.message.startswith(type_):
+        words, labels = player_words(schema, inner.errors), field_labels(schema, inner.errors)
+        return status, Failure(form_id, words, labels=labels)
+    return status, Failure(form_id, message=inner.message)
+
+
+def _changed_meanwhile(conflict: Conflict) -> str:
+    """A form's conflict in words: what changed on the same side while the page was open."""
+    meanwhile = (
+        "meanwhile, for the same side: " + "; ".join(conflict.changed) + ". "
+        if conflict.changed
+        else ""
+    )
+    return (
+        "The campaign changed since you loaded this page: "
+        + meanwhile
+        + "Here it is as it stands now, with what you typed kept: check, then send it again."
+    )
