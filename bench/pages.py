@@ -29,7 +29,7 @@ from bench.figures import Figure, _paired, _seconds
 from tracker import config
 from tracker.accounts import Accounts
 from tracker.service import Service
-from tracker.store import Store
+from tracker.store import open_store
 
 VERSION = 1  # bump when the database below changes: it is made again
 SAMPLES = {
@@ -50,7 +50,7 @@ def database() -> tuple[Path, dict[str, str]]:
     fresh = not path.exists()
     if fresh:
         data.CACHE.mkdir(exist_ok=True)
-    store = Store(path)
+    store = open_store(path)
     try:
         if fresh:
             store.init()

@@ -242,10 +242,23 @@ class CampaignRepository:
             head = None
         made = self._forward(campaign, system, head, version) if head is not None else None
         if made is None:
-            voided = self.store.voids(campaign, version)
-            made = Head(version, hash_, self.fold(campaign, system, version, voided), voided)
+            made = self._fold_head(campaign, system, version, hash_)
         self.kept.put(key, made, newer=_newer)
         return made
+
+    def _fold_head(self, campaign, system, version: int, hash_: str) -> Head:
+        """A head folded afresh, the end of its log worded on the way: one pass gives the
+        state and the words the dashboard and the audit log's last page show."""
+        voided = self.store.voids(campaign, version)
+        first = max(1, version - TAIL + 1)
+        state, replayed = self._fold(campaign, system, first - 1, voided, keep_end=False)
+        tail: deque = deque(maxlen=TAIL)
+        for event in self.store.read(campaign, after=first - 1, upto=version):
+            state, said = worded_step(system, state, event, voided)
+            tail.append(Entry(event, said, None))
+        if replayed + len(tail) >= self.snapshot_every and not stale(version, voided):
+            self.store.save_snapshot(campaign, system.fingerprint, version, json.dumps(state))
+        return Head(version, hash_, state, voided, tail)
 
     def _forward(self, campaign, system, head: Head, version: int) -> Head | None:
         """`head` brought forward to `version`, or None when it cannot be trusted: the log no
@@ -292,6 +305,11 @@ class CampaignRepository:
     def fold(self, campaign, system, upto: int, voided: dict, skip=(), progress=None) -> dict:
         """The state at `upto`, folded from the latest usable snapshot (`skip`: a void being
         checked, folded from the start and leaving nothing)."""
+        return self._fold(campaign, system, upto, voided, skip, progress)[0]
+
+    def _fold(self, campaign, system, upto, voided, skip=(), progress=None, keep_end=True):
+        """The state at `upto` and how many events were replayed for it. A long fold leaves
+        snapshots along the log, and (`keep_end`) one where it ends."""
         snap = None if skip else self.store.latest_snapshot(campaign, system.fingerprint, upto)
         after, state = 0, None
         if snap is not None and not stale(snap[0], voided):
@@ -312,9 +330,10 @@ class CampaignRepository:
                 spacing = max(SNAPSHOT_SPACING, len(text) // 256 // 1000 * 1000)
         if along:
             self.store.save_snapshots(campaign, system.fingerprint, along)
-        if replayed >= self.snapshot_every and not skip and not stale(upto, voided):
+        end_kept = keep_end and not skip and upto and not stale(upto, voided)
+        if end_kept and replayed >= self.snapshot_every:
             self.store.save_snapshot(campaign, system.fingerprint, upto, json.dumps(state))
-        return state
+        return state, replayed
 
     def snapshot_after_append(self, campaign, system, before: int, head: Head) -> None:
         """A campaign that only grows by appends still leaves a snapshot now and then."""
