@@ -1,5 +1,5 @@
 """A worker's memory after browsing many campaigns: what a process keeps of campaigns is
-bounded (tracker.repository.Kept), so a worker that has served the pages of 500 campaigns
+bounded (tracker.repository.Projections), so a worker that has served the pages of 500 campaigns
 should stay within a small multiple of one that has served a single page.
 
 The server is gunicorn as `serve` starts it (bench/serve.py), one worker, so that every page

@@ -30,7 +30,7 @@ from bench.figures import (
     _seconds,
 )
 from bench.http import CLIENTS, Client, _founded, _port, _run, _seed
-from tracker.repository import Kept
+from tracker.repository import Projections
 from tracker.service import Service
 from tracker.store import open_store
 from tracker.store.postgres import _INSERT
@@ -143,7 +143,7 @@ def folding(server: Server, work: Path) -> Figure:
     def fold_on(store):
         def go():
             store.drop_snapshots()
-            Service(store, kept=Kept()).state(cid)
+            Service(store, kept=Projections()).state(cid)
 
         return _seconds(go)
 

@@ -58,6 +58,15 @@ class NotFound(TrackerError):
     """A campaign, event or page that does not exist."""
 
 
+class ShownAt(TrackerError):
+    """What a page was asked for is shown as the campaign stood at event `version` (a battle
+    that has since left the state whole): the page answers with a link there."""
+
+    def __init__(self, version: int):
+        super().__init__(f"shown as the campaign stood at event {version}")
+        self.version = version
+
+
 class BatchError(TrackerError):
     """One event of a batch failed; `index` is its place in the batch (0-based)."""
 

@@ -226,7 +226,7 @@ def branch(
     begun = unrecorded(campaign=campaign, version=1, type="CampaignStarted", data=data, meta=meta)
     fresh = View(campaign, view.system, name, 1, "", 1, view.system.initial_state(data["settings"]))
     submissions = [_as_submission(view.system.upcast(event)) for event in copies]
-    events, _ = check(repo, fresh, submissions, meta={}, roller=None, pending=[begun])
+    events, _ = check(repo, fresh, submissions, meta={}, roller=None, unwritten=[begun])
     return repo.store.append(campaign, [NewEvent("CampaignStarted", data, meta), *events], 0)
 
 
@@ -237,7 +237,7 @@ def check(
     *,
     meta: dict,
     roller: Roller | None,
-    pending: list[Event] | None = None,
+    unwritten: list[Event] | None = None,
     guard: Callable | None = None,
     each: Callable | None = None,
     as_recorded: bool = False,
@@ -251,7 +251,7 @@ def check(
     state)` hears of each event applied. Returns the events to append and the state after.
     """
     campaign, system, state, version = view.campaign, view.system, view.state, view.version
-    pending = [] if pending is None else pending
+    unwritten = [] if unwritten is None else unwritten  # checked, not yet in the log
     out = []
     for index, submission in enumerate(submissions):
         type_ = submission.get("type") if isinstance(submission, dict) else None
@@ -267,7 +267,7 @@ def check(
                 if guard:
                     guard(system, state, type_, data)
                 if type_ == "EventVoided":
-                    state = _voided(repo, campaign, system, version, data["version"], pending)
+                    state = _voided(repo, campaign, system, version, data["version"], unwritten)
             else:
                 shaped = system.upcast_data(type_, raw) if as_recorded else raw
                 data, how = draw(system, type_, dict(shaped), state, roller)
@@ -285,7 +285,7 @@ def check(
                 state = system.apply(state, system.upcast(event) if as_recorded else event)
         except TrackerError as error:
             raise BatchError(index, str(type_), error) from None
-        pending.append(event)
+        unwritten.append(event)
         if each:
             each(event, state)
         out.append(NewEvent(type_, data, this_meta, submission.get("recorded_at")))
@@ -311,11 +311,11 @@ def load_core(type_: str, raw) -> dict:
         raise InvalidEvent(_plain(type_, err.messages), err.messages) from None
 
 
-def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, pending) -> dict:
+def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, unwritten) -> dict:
     """The state with `target` voided, or RuleViolation naming what depends on it."""
     store = repo.store
     recorded = store.version(campaign)
-    events = list(pending)
+    events = list(unwritten)
     by_version = {e.version: e for e in events}
     original = by_version.get(target) or (
         store.event(campaign, target) if target <= recorded else None

@@ -4,7 +4,7 @@ It reads a campaign's log, folds it from the latest good snapshot, decides when 
 snapshot, and keeps projections of each campaign's head: its state, the worded end of its
 log and its dice tally (a projection is an initial value and a step per event). What it
 keeps is a cache, never the truth: a head is used only while the log still has the version
-and head hash it was built at, and it sits in one bounded store (`Kept`) that a process
+and head hash it was built at, and it sits in one bounded store (`Projections`) that a process
 shares between its requests.
 
 Readers share a kept head and never change it: bringing a head forward makes a new one (a
@@ -42,7 +42,7 @@ SNAPSHOT_EVERY = 200
 SNAPSHOT_SPACING = 1000
 
 
-class Kept:
+class Projections:
     """The bounded store of what a process keeps of campaigns, shared by every request: at
     most `size` entries, the least recently asked for going first."""
 
@@ -163,10 +163,10 @@ class CampaignRepository:
     """The campaigns of one store, read, folded and kept (in `kept`, shared by a process)."""
 
     def __init__(
-        self, store: Store, kept: Kept | None = None, snapshot_every: int = SNAPSHOT_EVERY
+        self, store: Store, kept: Projections | None = None, snapshot_every: int = SNAPSHOT_EVERY
     ):
         self.store = store
-        self.kept = kept if kept is not None else Kept()
+        self.kept = kept if kept is not None else Projections()
         self.snapshot_every = snapshot_every
 
     def writing(self, campaign: str) -> threading.RLock:
@@ -470,7 +470,7 @@ __all__ = [
     "CampaignRepository",
     "DiceTally",
     "Head",
-    "Kept",
+    "Projections",
     "fold",
     "worded",
     "worded_step",

@@ -10,7 +10,7 @@ from tracker import recording, upkeep
 from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, Entry, View, slug
 from tracker.dice import Roller, SystemRoller
 from tracker.importer import Importer
-from tracker.repository import SNAPSHOT_EVERY, CampaignRepository, DiceTally, Kept, worded
+from tracker.repository import SNAPSHOT_EVERY, CampaignRepository, DiceTally, Projections, worded
 from tracker.store import AppendResult, Store
 
 __all__ = ["Service", "View", "Entry", "CAMPAIGN_ID", "CORE_EVENTS", "slug"]
@@ -25,7 +25,7 @@ class Service:
         store: Store,
         roller: Roller | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
-        kept: Kept | None = None,
+        kept: Projections | None = None,
     ):
         self.store = store
         self.roller = roller or SystemRoller()

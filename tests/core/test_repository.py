@@ -8,7 +8,7 @@ import pytest
 
 from tracker import config
 from tracker.dice import SeededRoller
-from tracker.repository import Head, Kept
+from tracker.repository import Head, Projections
 from tracker.service import Service
 from tracker.store import open_store
 
@@ -69,11 +69,11 @@ def test_a_kept_state_is_shared_by_the_next_request_on_another_thread_unfolded(s
 
 def test_a_state_brought_forward_by_another_process_equals_a_fold_from_the_start(service, db_path):
     start_two_warbands(service)
-    elsewhere = Kept()  # another process, which read the campaign before the append
+    elsewhere = Projections()  # another process, which read the campaign before the append
     other_request(db_path, elsewhere)
     service.append("c", [_corrected("Zed")], service.store.version("c"), actor="org")
     brought = other_request(db_path, elsewhere)
-    fresh = Service(service.store, SeededRoller(7), kept=Kept()).state("c").state
+    fresh = Service(service.store, SeededRoller(7), kept=Projections()).state("c").state
     assert brought == fresh
     assert brought["warbands"]["iron"]["fighters"]["iron-0"]["name"] == "Zed"
 
@@ -104,7 +104,7 @@ def test_the_state_a_writer_leaves_is_read_without_a_fold_and_as_a_fold_gives_it
     folds = counting_folds(service)
     left = service.state("c").state
     assert folds == []
-    assert left == Service(service.store, kept=Kept()).state("c").state
+    assert left == Service(service.store, kept=Projections()).state("c").state
 
 
 def test_a_reader_that_looked_before_a_writer_appended_reads_the_state_left(service):
@@ -151,7 +151,7 @@ def test_a_head_of_another_log_under_the_same_name_is_not_used(service, tmp_path
 
 
 def test_the_kept_store_holds_at_most_its_size_dropping_the_least_recently_asked():
-    kept = Kept(3)
+    kept = Projections(3)
     for key in "abc":
         kept.put(key, Head(1, "h", {}, {}))
     kept.get("a")
@@ -161,7 +161,7 @@ def test_the_kept_store_holds_at_most_its_size_dropping_the_least_recently_asked
 
 
 def test_a_head_behind_the_kept_one_does_not_replace_it():
-    kept = Kept(3)
+    kept = Projections(3)
     newer = lambda old, new: new.version >= old.version  # noqa: E731
     kept.put("a", Head(9, "h9", {}, {}), newer)
     kept.put("a", Head(7, "h7", {}, {}), newer)
@@ -219,7 +219,7 @@ def test_the_worded_tail_words_every_page_as_the_simple_path_does(svc):
     assert svc.repository.kept.get(svc.repository._key(cid, system)).tail  # kept, and used
     svc.append(cid, [{"type": "WarbandFounded", "data": DUP}], version)
     same_pages(svc)  # stepped by an append
-    elsewhere = Service(svc.store, SeededRoller(3), kept=Kept())
+    elsewhere = Service(svc.store, SeededRoller(3), kept=Projections())
     elsewhere.log_page(cid, version + 1, 8)
     svc.append(cid, [{"type": "WarbandFounded", "data": {**DUP, "warband": "dup2"}}], version + 1)
     same_pages(elsewhere)  # brought forward by a reader of another process

@@ -23,7 +23,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from tracker.dice import Drawn
 from tracker.errors import InvalidEvent, RuleViolation
-from tracker.events import Event
+from tracker.events import Event, unrecorded
 
 __all__ = ["GameSystem", "EventSchema", "Handlers", "IdPattern", "RuleViolation", "Event"]
 
@@ -95,6 +95,9 @@ class GameSystem:
     #: the system's page helpers (its views.py): what a side may see and choose next, as its
     #: own templates ask for it. Shared templates and the web layer call only this class.
     views = None
+    #: pages that show one side's hidden hand, and the query argument naming the side: the
+    #: web refuses such a page to a reader who may not see that side
+    side_pages: dict[str, str] = {}
 
     # -- content ---------------------------------------------------------------------------
 
@@ -214,7 +217,7 @@ class GameSystem:
         """The state after the event, applied to a deep copy of `state`, and the event."""
         loaded = self.load(event_type, data)
         trial = copy.deepcopy(state, _shared_content(state))
-        event = Event(None, "", version, event_type, loaded, {}, None, None)
+        event = unrecorded(campaign="", version=version, type=event_type, data=loaded)
         return self.apply(trial, event), event
 
     # -- reading ---------------------------------------------------------------------------

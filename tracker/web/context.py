@@ -16,18 +16,18 @@ from flask_wtf.csrf import CSRFProtect
 from tracker import webhooks
 from tracker.accounts import Accounts, User
 from tracker.permissions import Policy, sees_all
-from tracker.repository import Kept
+from tracker.repository import Projections
 from tracker.service import Service
 from tracker.store import Store, is_url, open_store
 
 csrf = CSRFProtect()
 
 
-def kept(app) -> Kept:
+def kept(app) -> Projections:
     """What the app's process keeps of campaigns, shared by every request's service."""
     found = app.extensions.get("tracker.kept")
     if found is None:  # made once: the first request of the app (setdefault: one wins)
-        found = app.extensions.setdefault("tracker.kept", Kept(app.config.get("KEPT", 64)))
+        found = app.extensions.setdefault("tracker.kept", Projections(app.config.get("KEPT", 64)))
     return found
 
 

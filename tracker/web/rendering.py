@@ -117,12 +117,24 @@ def render_page(cid: str, page: str, status: int = 200, **extra):
     ctx = context(cid, extra.pop("at", at_arg()))
     ctx.update(extra)
     template = f"{ctx['system'].name}/{page}.html"
+    _may_show(ctx, page)
     try:
         return render_template(template, page=page, **ctx), status
     except TemplateNotFound as missing:
         if missing.name == template:
             abort(404, f"{ctx['system'].title} has no page {page!r}")
         raise
+
+
+def _may_show(ctx: dict, page: str) -> None:
+    """Forbidden when the page shows a side's hidden hand the reader may not see."""
+    arg = ctx["system"].side_pages.get(page)
+    side = request.args.get(arg, "") if arg else ""
+    names = ctx["system"].sides(ctx["state"]) if side else {}
+    if side in names and not ctx["may_see"](side):
+        raise Forbidden(
+            f"you may sit only at your own seat: {names[side]}'s hand is hidden from you"
+        )
 
 
 NOT_RECORDED = "Not recorded: change the dice if need be, and send them again."

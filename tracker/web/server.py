@@ -140,7 +140,7 @@ class _HandingOff:
 
 
 # Threads per worker. They serve requests only (a stream holds none, above); measured under
-# the bench's mixed load, a few threads serve more than many (bench/RESULTS.md).
+# the bench's mixed load, a few threads serve more than many (bench/HISTORY.md).
 THREADS = 8
 
 

@@ -17,12 +17,18 @@ from typing import Any
 
 import msgspec
 import segno
-from flask import abort, current_app, has_request_context, redirect, render_template, request
+from flask import (
+    current_app,
+    has_request_context,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.templating import Environment
 from markupsafe import Markup, escape
 
-from tracker.errors import NotFound
-from tracker.permissions import Forbidden
+from tracker.errors import NotFound, ShownAt
 from tracker.web import entries
 from tracker.web.forms import dice_boxes
 
@@ -104,8 +110,6 @@ def init_app(app) -> None:
     app.jinja_env.globals["url_for"] = kept
 
     app.jinja_env.tests["contains"] = lambda sequence, item: item in sequence
-    app.jinja_env.globals["forbidden"] = _forbidden
-    app.jinja_env.globals["moved"] = _moved
     app.jinja_env.globals["static_text"] = static_text
     app.jinja_env.globals["kept_fields"] = entries.kept_fields
     app.jinja_env.globals["legal"] = entries.legal
@@ -132,6 +136,12 @@ def init_app(app) -> None:
     @app.errorhandler(NotFound)
     def not_found(error):
         return render_template("error.html", title="Not found", message=error.message), 404
+
+    @app.errorhandler(ShownAt)
+    def shown_at(error):
+        """The page as the campaign stood at the moment that still holds what was asked."""
+        args = {**request.args, "at": error.version}
+        return redirect(url_for(request.endpoint, **(request.view_args or {}), **args))
 
 
 def compile_all(app) -> int:
@@ -167,15 +177,6 @@ def qr_code(text: str) -> str:
     """A QR code of `text` as an SVG data URI, for an <img> (the page's policy allows
     data: images, never inline script)."""
     return segno.make(text, error="m").svg_data_uri(scale=4, border=2, light="#fff")
-
-
-def _forbidden(message: str):
-    raise Forbidden(message)
-
-
-def _moved(url: str):
-    """From a template: what was asked for is shown at `url` (such as an earlier moment)."""
-    abort(redirect(url))
 
 
 def static_text(name: str) -> str:

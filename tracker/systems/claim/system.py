@@ -19,6 +19,7 @@ class ClaimSystem(GameSystem):
     side_field = "player"
     handlers = rules.handlers
     views = views
+    side_pages = {"table": "player"}
 
     # -- content ---------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from copy import deepcopy
 from itertools import permutations
 
 from tracker.errors import NotFound, RuleViolation
-from tracker.events import Event
+from tracker.events import unrecorded
 
 from . import geometry as geo
 from . import rules
@@ -86,7 +86,9 @@ def trial(state: dict, event_type: str, data: dict) -> dict | None:
         "matches": list(state["matches"]),
     }
     try:
-        rules.handlers[event_type](copy, Event(None, "", 0, event_type, data, {}, None, None))
+        rules.handlers[event_type](
+            copy, unrecorded(campaign="", version=0, type=event_type, data=data)
+        )
     except RuleViolation:
         return None
     return copy

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from tracker.errors import NotFound, RuleViolation
+from tracker.errors import NotFound, RuleViolation, ShownAt
 from tracker.systems.warcry import rules, tables
 from tracker.systems.warcry.rules import (
     battle,
@@ -160,13 +160,15 @@ def warband_shown(pub: dict, wid: str) -> dict:
     return found
 
 
-def battle_shown(state: dict, bid: str) -> dict | None:
-    """The battle `bid` as the state keeps it whole, or None once it has left the state (the
-    campaign just before it left still holds it: `state["battle_ids"]`); NotFound when it
-    was never fought."""
+def battle_shown(state: dict, bid: str) -> dict:
+    """The battle `bid` as the state keeps it whole; ShownAt the moment just before it left
+    the state (which still holds it: `state["battle_ids"]`); NotFound when it was never
+    fought."""
     found = battle(state, bid)
-    if found is None and not state["battle_ids"].get(bid):
-        raise NotFound(f"this campaign has no battle {json.dumps(bid)}")
+    if found is None:
+        if not state["battle_ids"].get(bid):
+            raise NotFound(f"this campaign has no battle {json.dumps(bid)}")
+        raise ShownAt(state["battle_ids"][bid] - 1)
     return found
 
 
