@@ -29,12 +29,14 @@ class RuleViolation(TrackerError):
 class InvalidEvent(TrackerError):
     """An event is malformed: unknown type, missing or ill-typed fields.
 
-    `errors` maps each field to its list of messages, as marshmallow gives them.
+    `errors` maps each field to its list of messages, as marshmallow gives them; `schema`
+    names the event type (or "settings") whose schema refused them, when one did.
     """
 
-    def __init__(self, message: str, errors: dict | None = None):
+    def __init__(self, message: str, errors: dict | None = None, schema: str | None = None):
         super().__init__(message)
         self.errors = errors or {}
+        self.schema = schema
 
 
 class Conflict(TrackerError):

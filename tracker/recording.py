@@ -308,7 +308,7 @@ def load_core(type_: str, raw) -> dict:
     try:
         return CORE_EVENTS[type_]().load(raw)
     except ValidationError as err:
-        raise InvalidEvent(_plain(type_, err.messages), err.messages) from None
+        raise InvalidEvent(_plain(type_, err.messages), err.messages, type_) from None
 
 
 def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, unwritten) -> dict:

@@ -313,7 +313,8 @@ class GameSystem:
         try:
             return self.schema(event_type).load(data)
         except ValidationError as err:
-            raise InvalidEvent(_plain(event_type, err.messages), err.messages) from None
+            messages = err.messages
+            raise InvalidEvent(_plain(event_type, messages), messages, event_type) from None
 
     def load_settings(self, settings: dict) -> dict:
         try:

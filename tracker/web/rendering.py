@@ -180,7 +180,7 @@ def refusal(error: TrackerError, schema, type_: str, form_id: str) -> tuple[int,
         return 409, Failure(form_id, message=_changed_meanwhile(error))
     inner = error.error if isinstance(error, BatchError) else error
     status = 403 if isinstance(inner, Forbidden) else 422
-    if isinstance(inner, InvalidEvent) and inner.errors and inner.message.startswith(type_):
+    if isinstance(inner, InvalidEvent) and inner.errors and inner.schema == type_:
         words, labels = player_words(schema, inner.errors), field_labels(schema, inner.errors)
         return status, Failure(form_id, words, labels=labels)
     return status, Failure(form_id, message=inner.message)
