@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import data, figures, front, http, live, load, pages, streams
+from bench import browsing, data, figures, front, http, live, load, pages, streams
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 STEPS = (
@@ -30,10 +30,11 @@ STEPS = (
     "load",
     "streams",
     "memory",
+    "browsing",
 )
 
 # The steps that make their own data (the samples): the synthetic campaigns are not made for them.
-OWN_DATA = {"pages"}
+OWN_DATA = {"pages", "browsing"}
 
 
 def main(argv=None) -> int:
@@ -95,6 +96,8 @@ def main(argv=None) -> int:
                     print(f"   {name}: {text}", flush=True)
             elif step == "memory":
                 new = [figures.memory()]
+            elif step == "browsing":
+                new = [browsing.run(work)[0]]
             elif step == "pg":  # not among the default steps: it starts a PostgreSQL
                 from bench import postgres
 

@@ -7,7 +7,7 @@ lands in the process measured. Each of BROWSED campaigns (copies of the Warcry s
 read once as a visitor reads it: its dashboard, its audit log and its dice page. The figure
 is the worker's resident memory then, against the same worker after one dashboard.
 
-Alone: python -m bench.memory [--campaigns 500]  (prints; writes nothing)
+Alone: python -m bench.browsing [--campaigns 500]  (prints; writes nothing)
 """
 
 from __future__ import annotations
@@ -57,10 +57,10 @@ def _get(conn: http.client.HTTPConnection, path: str) -> None:
 
 
 def run(work_dir: Path, count: int = BROWSED) -> tuple[Figure, dict]:
-    db = work_dir / "memory.db"
+    db = work_dir / "browsing.db"
     ids = _seed(db, count)
     port = _port()
-    with open(work_dir / "memory-server.log", "wb") as log:
+    with open(work_dir / "browsing-server.log", "wb") as log:
         server = serve(db, port, log, "--workers", "1")
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
