@@ -1,0 +1,147 @@
+"""What every command of the command line shares: the --db option, opening the database it
+names (an SQLite file or a postgresql:// URL) with its errors in one line, and failing with
+one line on stderr and a non-zero exit."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import sqlite3
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from tracker import config
+from tracker.errors import TrackerError
+from tracker.service import Service
+from tracker.store import ReadOnly, Store, describe, is_url, open_store
+
+db_option = click.option(
+    "--db",
+    "db",
+    metavar="PATH|URL",
+    default=None,
+    help="The SQLite database file, or a postgresql:// URL "
+    "(default: $TRACKER_DB or instance/tracker.db).",
+)
+
+
+def fail(message: str, code: int = 1):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def program() -> str:
+    """How the user called the command line, to say what to type next."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "tracker"
+    return "python -m tracker" if name == "__main__.py" else name
+
+
+@contextmanager
+def opened(db: str | None, *, must_exist: bool = True, write: bool = True):
+    """A service over the database, with every error turned into one line on stderr.
+
+    `write=False`: the database is opened read-only (SQLite's mode=ro), so that a file that
+    may only be read can be read."""
+    path = config.db_path(db)
+    if is_url(path):
+        with on_server(path, must_exist=must_exist, write=write) as service:
+            yield service
+        return
+    if Path(path).is_dir():
+        fail(f"{path} is a folder, not a database file")
+    if must_exist and not Path(path).exists():
+        fail(f"there is no database at {path} (create it with: {program()} init --db {path})")
+    if write and Path(path).exists() and not os.access(path, os.W_OK):
+        fail(ReadOnly(path).message)
+    store = None
+    try:
+        store = _open(path, write)
+        if must_exist and not store.initialised():
+            fail(f"{path} is not a tracker database (create one with: {program()} init)")
+        yield Service(store)
+    except TrackerError as error:
+        fail(error.message)
+    except sqlite3.Error as error:
+        fail(_database_error(path, error))
+    except OSError as error:
+        mine = str(error.filename or path).startswith(path)  # the database's own files
+        if write and mine and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            fail(f"{ReadOnly(path).message} ({error.strerror}: {error.filename or path})")
+        fail(f"{error.strerror or error}: {error.filename or path}")
+    finally:
+        if store is not None:
+            store.close()
+
+
+@contextmanager
+def on_server(url: str, *, must_exist: bool, write: bool):
+    """A service over a PostgreSQL database, every error one line on stderr."""
+    import psycopg
+
+    store = None
+    try:
+        store = open_store(url, readonly=not write)
+        if must_exist and not store.initialised():
+            fail(f"{store.target} is not a tracker database yet (create it with: {program()} init)")
+        yield Service(store)
+    except TrackerError as error:
+        fail(error.message)
+    except psycopg.Error as error:
+        words = str(error).strip().splitlines()
+        fail(f"the database {describe(url)} could not be used: {words[0] if words else error}")
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _open(path: str, write: bool) -> Store:
+    try:
+        return open_store(path, readonly=not write)
+    except sqlite3.OperationalError:
+        if write and Path(path).exists() and _readable(path):
+            raise ReadOnly(path) from None  # it opens for reading only
+        raise
+
+
+def writable(path: str) -> bool:
+    """Whether the database file and its folder may be written (SQLite writes beside it)."""
+    folder = Path(path).resolve().parent
+    return os.access(path, os.W_OK) and os.access(folder, os.W_OK)
+
+
+def _readable(path: str) -> bool:
+    try:
+        open_store(path, readonly=True).close()
+    except sqlite3.Error:
+        return False
+    return True
+
+
+def _database_error(path: str, error: sqlite3.Error) -> str:
+    words = str(error)
+    if "readonly" in words:
+        return ReadOnly(path).message
+    if "not a database" in words:
+        return f"{path} is not a tracker database (it is not an SQLite file)"
+    return f"the database {path} could not be used: {words}"
+
+
+def read_text(file: str) -> list[str]:
+    """The lines of a UTF-8 file (or of stdin for "-"); anything else is one plain error."""
+    name = "the standard input" if file == "-" else file
+    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        fail(f"{name} is UTF-16 text; the tracker reads UTF-8: save it as UTF-8 and try again")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        fail(
+            f"{name} is not UTF-8 text (byte {error.start + 1} is {data[error.start]:#04x}): "
+            "save it as UTF-8 and try again"
+        )
+    # Lines end at newlines only: a JSON string may hold other line separators.
+    return io.StringIO(text, newline=None).readlines()
