@@ -75,6 +75,17 @@ def test_a_session_cookie_copied_before_log_out_opens_nothing_after(app, roles):
     assert ">ivy<" not in thief.get("/").get_data(as_text=True)
 
 
+def test_a_live_refresh_never_writes_the_session(app, roles):
+    """Started before a post of the same browser answered, a live refresh that wrote the
+    cookie back would lose what the post left in it (its flash)."""
+    client = logged_in(app, "ivy")
+    plain = client.get("/c/c/")
+    live = client.get("/c/c/", headers={"HX-Request": "true"})
+    assert plain.status_code == live.status_code == 200
+    assert "Set-Cookie" in plain.headers  # a page keeps its session fresh
+    assert "Set-Cookie" not in live.headers  # a live refresh leaves it as the browser has it
+
+
 def test_a_password_change_ends_every_other_session(app, roles):
     laptop = logged_in(app, "ivy")
     phone = logged_in(app, "ivy")

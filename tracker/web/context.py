@@ -58,6 +58,14 @@ class Sessions(SecureCookieSessionInterface):
             return self.session_class()
         return super().open_session(app, request)
 
+    def should_set_cookie(self, app, session) -> bool:
+        # A live refresh (htmx) never writes the session: started before a post of the same
+        # browser answered, it would put back the cookie as it was and lose what the post
+        # left in it (the flash that says what was recorded).
+        if request.headers.get("HX-Request"):
+            return False
+        return super().should_set_cookie(app, session)
+
 
 def _secret(app) -> None:
     """The app's secret, the database's own unless the config names one: read once."""
