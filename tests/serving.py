@@ -2,6 +2,7 @@
 need a real server: a free port, and a server that is up once it answers."""
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -11,6 +12,10 @@ import urllib.request
 import pytest
 
 from tracker import config
+
+# A test server compiles each template on its first render, not all at its start (some 2.5 s
+# a start): `serve` as users run it compiles them first (tests/core/test_wheel.py).
+QUICK_START = {"TRACKER_COMPILE_TEMPLATES": "0"}
 
 
 def free_port() -> int:
@@ -29,7 +34,7 @@ def served(database, *, workers: int = 2, log=subprocess.DEVNULL, env=None, cwd=
         + ["--port", str(port), "--workers", str(workers)],
         stdout=log,
         stderr=subprocess.STDOUT,
-        env=env,
+        env={**(os.environ if env is None else env), **QUICK_START},
         cwd=cwd,
     )
     url = f"http://127.0.0.1:{port}"

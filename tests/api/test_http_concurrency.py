@@ -2,6 +2,7 @@
 expected versions and retries: every acknowledged event is in the log exactly once."""
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from apiseed import seed
+from serving import QUICK_START
 
 from tracker import config
 
@@ -44,6 +46,7 @@ def server(tmp_path):
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
+        env={**os.environ, **QUICK_START},
     )
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):

@@ -1,6 +1,7 @@
 """Two app servers (two gunicorns, on two ports) against one PostgreSQL database: clients of
 both appending to one campaign lose nothing, double nothing and leave no gap."""
 
+import os
 import subprocess
 import sys
 import time
@@ -10,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from api.test_http_concurrency import CLIENTS, EACH, call, client, free_port
 from apiseed import seed
+from serving import QUICK_START
 
 from tracker import config
 from tracker.store import open_store
@@ -21,6 +23,7 @@ def _serve(url: str, port: int, log) -> subprocess.Popen:
         + ["--port", str(port), "--workers", "2"],
         stdout=log,
         stderr=subprocess.STDOUT,
+        env={**os.environ, **QUICK_START},
     )
 
 

@@ -1,6 +1,7 @@
 """A real server (manage.py serve: gunicorn on loopback) and Debian's Chromium, driven by
 Playwright. Screenshots go to test-artifacts/screenshots/."""
 
+import os
 import shutil
 import socket
 import subprocess
@@ -10,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from serving import QUICK_START
 
 from tracker import config
 
@@ -57,6 +59,7 @@ def server(server_db):
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
+        env={**os.environ, **QUICK_START},
     )
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):

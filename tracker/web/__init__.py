@@ -92,6 +92,9 @@ def configure(app: Flask, test_config: dict | None) -> None:
         MAX_CONTENT_LENGTH=BODY_LIMIT,
         # The templates read a plain dict's keys before its attributes (tracker.web.templating).
         TEMPLATES_READ_KEYS_FIRST=True,
+        # `serve` compiles every template before the workers fork (TRACKER_COMPILE_TEMPLATES=0:
+        # each on its first render instead, as the test servers do to start quicker).
+        COMPILE_TEMPLATES=os.environ.get("TRACKER_COMPILE_TEMPLATES", "1") != "0",
     )
     for name in LIMITS:
         text = os.environ.get("TRACKER_" + name)

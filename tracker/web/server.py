@@ -166,5 +166,6 @@ def settings(bind: str, workers: int, access_log: bool = False, threads: int = T
 def run(app, host: str, port: int, workers: int = 2, access_log=False, threads=THREADS) -> None:
     """Serve `app` with gunicorn, its templates compiled first: the workers fork from this
     process with them, so no visitor's first page waits for its templates."""
-    templating.compile_all(app)
+    if app.config["COMPILE_TEMPLATES"]:
+        templating.compile_all(app)
     _Gunicorn(app, settings(f"{host}:{port}", workers, access_log, threads)).run()
