@@ -15,6 +15,7 @@ from tracker.web import (
     auth,
     campaign,
     hooks,
+    language,
     live,
     log,
     members,
@@ -51,7 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     kept(app)
     # the templates' names, the pages by area, the parts they keep, accounts, API, live streams
     areas = (campaign, log, members, table, uploads)
-    for part in (templating, *areas, parts, auth, api, live, hooks):
+    for part in (language, templating, *areas, parts, auth, api, live, hooks):
         part.init_app(app)
     answer_errors(app)
 

@@ -19,12 +19,20 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 import msgspec
+from flask_babel import get_locale
 from jinja2 import Environment, meta
 from markupsafe import Markup
+
+from tracker import i18n
 
 # Parts kept per process: a page of the audit log is fifty rows (each about 1.5 KB with its
 # key), a Warcry map about 11 KB; enough for the open pages of some eighty campaigns.
 KEPT = 4096
+
+
+# The names a part may read besides its inputs: the translation callables, whose words follow
+# the reader's language, part of each key.
+TRANSLATING = frozenset({"_", "gettext", "ngettext"})
 
 
 class PartError(RuntimeError):
@@ -44,7 +52,10 @@ class Parts:
         if not needs <= inputs.keys():
             missing = ", ".join(sorted(needs - inputs.keys()))
             raise PartError(f"the part {name} reads {missing}, which it is not given")
-        return self._rendered(name, msgspec.json.encode(inputs))
+        # Its words are the reader's: messages translated before they are keyed, and the
+        # language a part of the key (the part's own `_(...)` read in it).
+        inputs = i18n.translated(inputs, i18n.reader())
+        return self._rendered(name, str(get_locale()), msgspec.json.encode(inputs))
 
     def each(self, name: str, **inputs) -> Markup:
         """The part drawn for each item of the one sequence it is given, joined by line
@@ -66,9 +77,9 @@ class Parts:
         bare = self.env.overlay()
         bare.globals = {}
         source, _, _ = self.env.loader.get_source(self.env, name)
-        return frozenset(meta.find_undeclared_variables(bare.parse(source)))
+        return frozenset(meta.find_undeclared_variables(bare.parse(source))) - TRANSLATING
 
-    def _render(self, name: str, key: bytes) -> Markup:
+    def _render(self, name: str, language: str, key: bytes) -> Markup:
         return Markup(self.env.get_template(name).render(msgspec.json.decode(key)))
 
 

@@ -1,0 +1,91 @@
+"""The reader's language: chosen per request, and every message translated in it.
+
+The language is the account's setting, else the one this browser chose in a page's footer (a
+cookie), else the best of the browser's Accept-Language, else English. Flask-Babel holds the
+catalogues (tracker/translations) and gives templates `_`, `gettext` and `ngettext`; a
+message made by the rules (`tracker.i18n.Said`) is translated where it is shown, in the
+reader's language.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, g, has_request_context, redirect, request
+from flask_babel import Babel, get_locale, get_translations
+
+from tracker import i18n
+from tracker.web.context import accounts, current_user
+
+COOKIE = "lang"
+YEAR = 365 * 24 * 3600
+
+bp = Blueprint("language", __name__)
+
+
+def chosen() -> str:
+    """The language of this request's reader."""
+    if "language" in g:
+        return g.language
+    user = current_user()
+    language = getattr(user, "language", None)
+    if language not in i18n.LANGUAGES:
+        language = request.cookies.get(COOKIE)
+    if language not in i18n.LANGUAGES:
+        language = request.accept_languages.best_match(list(i18n.LANGUAGES), i18n.DEFAULT)
+    g.language = language
+    return language
+
+
+def language() -> str:
+    """The request's language as a code for `<html lang>` (en, pl, cs, it)."""
+    return str(get_locale() or i18n.DEFAULT)
+
+
+def here(target: str | None) -> str:
+    """Where to go back to after the switch: a path on this site only."""
+    parts = urlsplit(target or "")
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or "\\" in target:
+        return "/"
+    return target
+
+
+@bp.route("/language", methods=["GET", "POST"])
+def switch():
+    """The footer's switch: the reader's language for this browser, then back to the page
+    they were reading. Logged in, it is a form (POST, with its CSRF token) that sets their
+    account's language too; a reader's page has links (GET), which change only this
+    browser's cookie, so that the page keeps no token and sets no session."""
+    form = request.form if request.method == "POST" else request.args
+    lang = form.get("lang", "")
+    response = redirect(here(form.get("next")), 303)
+    if lang in i18n.LANGUAGES:
+        response.set_cookie(COOKIE, lang, max_age=YEAR, samesite="Lax", httponly=True)
+        user = current_user()
+        if request.method == "POST" and user is not None:
+            accounts().set_language(user, lang)
+    return response
+
+
+def translations():
+    """The request's translations, its language's code as `language`; outside a request,
+    English."""
+    if not has_request_context():
+        return i18n.catalogue(i18n.DEFAULT)
+    found = get_translations()
+    found.language = language()
+    return found
+
+
+def init_app(app) -> None:
+    Babel(
+        app,
+        locale_selector=chosen,
+        default_translation_directories=str(i18n.CATALOGUES),
+        default_domain=i18n.DOMAIN,
+    )
+    i18n.read_by(translations)
+    app.jinja_env.globals["languages"] = i18n.LANGUAGES
+    app.jinja_env.globals["page_language"] = language
+    app.jinja_env.filters["translated"] = lambda words: i18n.translated(words, translations())
+    app.register_blueprint(bp)
