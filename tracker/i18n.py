@@ -33,18 +33,27 @@ class Said(str):
     plural: str | None
     params: Mapping
 
-    def __new__(cls, msgid: str, plural: str | None = None, params: Mapping | None = None):
+    braced: bool
+
+    def __new__(
+        cls, msgid: str, plural: str | None = None, params: Mapping | None = None, braced=False
+    ):
         params = dict(params or {})
         english = msgid if plural is None or params.get("num") == 1 else plural
-        said = super().__new__(cls, english % params if params else english)
-        said.msgid, said.plural, said.params = msgid, plural, params
+        said = super().__new__(cls, _filled(english, params, braced))
+        said.msgid, said.plural, said.params, said.braced = msgid, plural, params, braced
         return said
+
+    def format(self, *args, **params) -> Said:
+        """A message with `{name}` placeholders filled as marshmallow fills its own
+        (`validate.Length`'s "{min}"): still a message, translated where it is read."""
+        return Said(self.msgid, self.plural, {**self.params, **params}, braced=True)
 
     def __html__(self) -> str:  # Jinja and markupsafe ask this: the reader's words, escaped
         return str(escape(translate(self, reader())))
 
     def __reduce__(self):  # pickled (a kept state, a head) as a message, not as its English
-        return (Said, (self.msgid, self.plural, self.params))
+        return (Said, (self.msgid, self.plural, self.params, self.braced))
 
     def __repr__(self) -> str:
         return f"Said({self.msgid!r}, {dict(self.params)!r})"
@@ -112,7 +121,13 @@ def translate(words, translations) -> str:
         text = translations.gettext(words.msgid)
     else:
         text = translations.ngettext(words.msgid, words.plural, params["num"])
-    return text % params if params else text
+    return _filled(text, params, words.braced)
+
+
+def _filled(text: str, params: Mapping, braced: bool) -> str:
+    if not params:
+        return text
+    return text.format(**params) if braced else text % params
 
 
 def translated(words, translations):
