@@ -1,0 +1,193 @@
+"""No word a user reads escapes the catalogue: every page of every sample, and the answer to
+each of their forms sent empty, rendered in a pseudo-language that brackets every
+translated text. What is left outside the brackets must be a proper name (a name typed in
+the sample's log or a content pack's), a number, a hash or a command: any other word was
+never translated."""
+
+import gettext
+import json
+import re
+from html.parser import HTMLParser
+from urllib.parse import urldefrag, urlparse
+
+import flask_babel
+import pytest
+
+from tracker import config, i18n, systems
+from tracker.web import language
+
+OPEN, CLOSE = "⟦", "⟧"
+LIMIT = 600
+# Words a page may show untranslated: the product's name, formats, the languages' own names.
+ALLOWED = {"Tracker", "PDF", "API", "JSON", "JSONL", "CSV", "QR", "OpenAPI", "HTTP", "URL"}
+ALLOWED |= {word for name in i18n.LANGUAGES.values() for word in name.split()}
+# The games' own names are proper names.
+ALLOWED |= {word for s in systems.registry().values() for word in s.title.split()}
+
+
+class Pseudo(gettext.NullTranslations):
+    """Every text in brackets: what a page shows outside them was never translated."""
+
+    language = "en"
+
+    def gettext(self, message):
+        return f"{OPEN}{message}{CLOSE}"
+
+    def ngettext(self, singular, plural, n):
+        return f"{OPEN}{singular if n == 1 else plural}{CLOSE}"
+
+    def pgettext(self, context, message):
+        return self.gettext(message)
+
+    def npgettext(self, context, singular, plural, n):
+        return self.ngettext(singular, plural, n)
+
+    ugettext, ungettext = gettext, ngettext
+    upgettext, unpgettext = pgettext, npgettext
+
+
+@pytest.fixture
+def pseudo(monkeypatch):
+    found = Pseudo()
+    monkeypatch.setattr(flask_babel.Domain, "get_translations", lambda self: found)
+    monkeypatch.setattr(language, "get_translations", lambda: found)
+    return found
+
+
+class Words(HTMLParser):
+    """The text a reader reads on a page: its text (outside script, style and code) and the
+    attributes a browser shows or speaks; and its links and forms, to go on."""
+
+    SHOWN = ("placeholder", "title", "aria-label", "alt")
+
+    def __init__(self):
+        super().__init__()
+        self.texts: list[str] = []
+        self.links: list[str] = []
+        self.forms: list[tuple[str, dict]] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("script", "style", "code", "pre", "template"):
+            self._skip += 1
+        self.texts += [attrs[name] for name in self.SHOWN if attrs.get(name)]
+        if tag == "input" and attrs.get("type") in ("submit", "button") and attrs.get("value"):
+            self.texts.append(attrs["value"])
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+        if tag == "form" and (attrs.get("method") or "").lower() == "post":
+            self.forms.append((attrs.get("action") or "", {}))
+        elif tag in ("input", "select", "textarea") and self.forms and attrs.get("name"):
+            keep = attrs["name"] in ("csrf_token", "type", "expected_version", "version")
+            self.forms[-1][1][attrs["name"]] = attrs.get("value", "") if keep else ""
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "code", "pre", "template") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip and data.strip():
+            self.texts.append(data)
+
+
+def outside_brackets(text: str) -> str:
+    """The text with every bracketed part (brackets may nest: a message in a message) cut."""
+    out, depth = [], 0
+    for char in text:
+        if char == OPEN:
+            depth += 1
+        elif char == CLOSE:
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            out.append(char)
+    return "".join(out)
+
+
+def strings_in(value) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for v in value.values() for s in strings_in(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in strings_in(v)}
+    return set()
+
+
+def proper_names(sample_lines: list[str]) -> list[str]:
+    """Every text typed into the sample's log, and every text of the content packs: names,
+    longest first (so that a name holding another is cut whole)."""
+    names = set()
+    for line in sample_lines:
+        names |= strings_in(json.loads(line).get("data", {}))
+    for pack in config.PACKAGE.glob("systems/*/content/**/*.json"):
+        names |= strings_in(json.loads(pack.read_text()))
+    return sorted((n for n in names if len(n) > 1), key=len, reverse=True)
+
+
+def untranslated(texts: list[str], names: list[str]) -> set[str]:
+    left = set()
+    for text in texts:
+        rest = outside_brackets(text)
+        for name in names:
+            if name in rest:
+                rest = rest.replace(name, " ")
+        for word in re.findall(r"[^\W\d_]{2,}", rest):
+            if word not in ALLOWED and word not in names:
+                left.add(word)
+    return left
+
+
+def read(client, url, names, **how):
+    answer = client.post(url, **how) if "data" in how else client.get(url)
+    words = Words()
+    if answer.mimetype == "text/html":
+        words.feed(answer.get_data(as_text=True))
+    return answer, words, untranslated(words.texts, names)
+
+
+def within(link: str, inside: str) -> bool:
+    parts = urlparse(link)
+    return (
+        link.startswith("/")
+        and not parts.netloc
+        and (parts.path.startswith(inside) or not parts.path.startswith("/c/"))
+        and "at=" not in parts.query
+        and "upto=" not in parts.query
+        and "/pdf/" not in parts.path
+        and not parts.path.startswith(("/static/", "/api/", "/language"))
+    )
+
+
+@pytest.mark.catalogued
+@pytest.mark.parametrize("sample", sorted(p.name for p in config.SAMPLES.glob("*.jsonl")))
+def test_every_word_of_every_page_of_a_sample_and_its_forms_goes_through_the_catalogue(
+    client, svc, pseudo, sample
+):
+    lines = (config.SAMPLES / sample).read_text().splitlines()
+    [result] = svc.import_lines(lines)
+    inside = f"/c/{result.campaign}/"
+    names = proper_names(lines) + ["org"]
+    seen, queue, found, forms = {"/", inside}, ["/", inside], {}, {}
+    while queue:
+        assert len(seen) < LIMIT, "the crawl found no end"
+        url = queue.pop(0)
+        answer, words, left = read(client, url, names)
+        if left:
+            found[url] = left
+        for action, fields in words.forms:
+            forms.setdefault((action or url, tuple(sorted(fields))), (url, fields))
+        for link in words.links:
+            link = urldefrag(link)[0]
+            if link not in seen and within(link, inside):
+                seen.add(link)
+                queue.append(link)
+    # Each form sent with its boxes empty: the refusal and its words, in the pseudo-language.
+    for (action, _), (page, fields) in sorted(forms.items()):
+        if not within(action, inside) or action.endswith(("/logout", "/language")):
+            continue
+        answer, _, left = read(client, action, names, data=fields, follow_redirects=True)
+        assert answer.status_code < 500, (action, answer.status_code)
+        if left:
+            found[f"{action} (sent empty from {page})"] = left
+    assert not found, "\n".join(f"{url}: {' '.join(sorted(w))}" for url, w in found.items())
