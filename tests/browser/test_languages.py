@@ -1,0 +1,195 @@
+"""Every page of every sample read on a phone (390 px) in Polish, Czech and Italian, and the
+Warcry aftermath walked step by step in each: no English word is left but proper names.
+
+An English word is a word of the catalogue's English texts that the language's own
+translations never use (so a word both languages share, a name or a number, is not counted).
+Screenshots of each page in each language go to test-artifacts/screenshots/languages/.
+"""
+
+import json
+import re
+import subprocess
+import sys
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+from babel.messages.pofile import read_po
+
+from tracker import config, i18n
+
+SHOTS = config.ROOT / "test-artifacts" / "screenshots" / "languages"
+LANGUAGES = ("pl", "cs", "it")
+SAMPLES = {
+    "warcry-ember-crown": "ember-crown-sample",
+    "claim-tavern-nights": "claim-tavern-nights",
+    "hellas-duel": "hellas-duel",
+    "hellas-three-crowns": "hellas-three-crowns",
+    "leaders-expert": "salt-vs-moth",
+    "leaders-standard": "ember-vs-grey",
+    "monsters-twin-peaks-feud": "twin-peaks-feud",
+}
+PER_PAGE = 1  # pages of one name (one template) read once in each language
+ORGANISER, PASSWORD = "polyglot", "a long enough secret"
+WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def words_of(text) -> set[str]:
+    return set(WORD.findall(str(text)))
+
+
+def english_words(code: str) -> set[str]:
+    """Words of the English texts that the language's translations never use."""
+    path = i18n.CATALOGUES / code / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as f:
+        catalogue = read_po(f, locale=code)
+    english, own = set(), set()
+    for message in catalogue:
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in ids:
+            english |= words_of(re.sub(r"%\(\w+\)\w|\{\w+\}|<[^>]+>", " ", text or ""))
+        for text in strings:
+            own |= words_of(text or "")
+    return english - own
+
+
+def strings_in(value) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for v in value.values() for s in strings_in(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in strings_in(v)}
+    return set()
+
+
+def proper_words() -> set[str]:
+    """The words of every name typed in the samples and of the content packs."""
+    names = set()
+    for sample in config.SAMPLES.glob("*.jsonl"):
+        for line in sample.read_text().splitlines():
+            names |= strings_in(json.loads(line).get("data", {}))
+    for pack in config.PACKAGE.glob("systems/*/content/**/*.json"):
+        names |= strings_in(json.loads(pack.read_text()))
+    return {w for name in names for w in words_of(name)} | {ORGANISER}
+
+
+@pytest.fixture(scope="module")
+def reader(browser, server, server_db):
+    """A logged-in phone of the organiser of every sample, and of a copy of the Warcry sample
+    for each language (each walks its own aftermath)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(server + "/signup")
+    page.fill("input[name=name]", ORGANISER)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form[action='/signup'] button[type=submit], form[action='/signup'] button").first.click()
+    page.wait_for_selector(".flashes")
+    copies = []
+    lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()
+    for code in LANGUAGES:
+        copy = server_db.parent / f"ember-{code}.jsonl"
+        copy.write_text(
+            "\n".join(
+                json.dumps({**json.loads(line), "campaign": f"ember-{code}"}) for line in lines
+            )
+        )
+        subprocess.run(
+            [sys.executable, str(config.ROOT / "manage.py"), "import", str(copy)]
+            + ["--db", str(server_db)],
+            check=True,
+            capture_output=True,
+        )
+        copies.append(f"ember-{code}")
+    for campaign in [*SAMPLES.values(), *copies]:
+        subprocess.run(
+            [sys.executable, str(config.ROOT / "manage.py"), "members", campaign]
+            + ["--db", str(server_db), "--add", ORGANISER, "--role", "organiser"],
+            check=True,
+            capture_output=True,
+        )
+    yield page
+    context.close()
+
+
+def in_language(page, server, code):
+    page.context.add_cookies([{"name": "lang", "value": code, "url": server}])
+
+
+def english_on(page, english: set[str], names: set[str], tag: str) -> list[str]:
+    """The English words of the page now open (its code and hashes aside); a screenshot."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_load_state("load")
+    page.screenshot(path=str(SHOTS / f"{tag}.png"), full_page=True)
+    text = page.evaluate(
+        """() => {
+            const copy = document.body.cloneNode(true);
+            copy.querySelectorAll('code, pre, script, style, template, [hidden]')
+                .forEach(e => e.remove());
+            const shown = [...copy.querySelectorAll('[placeholder], [title], [aria-label], [alt]')]
+                .map(e => [e.placeholder, e.title, e.getAttribute('aria-label'), e.alt].join(' '));
+            return copy.innerText + ' ' + shown.join(' ');
+        }"""
+    )
+    assert page.evaluate("document.documentElement.lang") == tag.split("-")[0]
+    left = sorted((words_of(text) & english) - names)
+    return [f"{page.url}: {' '.join(left)}"] if left else []
+
+
+def tag_of(code: str, url: str) -> str:
+    parts = urlsplit(url)
+    return code + "-" + re.sub(r"[^a-z0-9]+", "-", (parts.path + "-" + parts.query).lower()).strip("-")
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_every_page_of_the_sample_reads_in_the_language(reader, server, sample, code):
+    page, english, names = reader, english_words(code), proper_words()
+    in_language(page, server, code)
+    base = f"/c/{SAMPLES[sample]}/"
+    queue, seen, per_page, found = [base], {base}, {}, []
+    while queue:
+        target = queue.pop(0)
+        answer = page.goto(server + target)
+        assert answer.ok, f"{target} answered {answer.status}"
+        found += english_on(page, english, names, tag_of(code, target))
+        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
+            parts = urlsplit(href)
+            args = parse_qsl(parts.query)
+            if parts.netloc != urlsplit(server).netloc or not parts.path.startswith(base):
+                continue
+            if "/pdf/" in parts.path or any(k in ("at", "upto") for k, _ in args):
+                continue
+            link = parts.path + ("?" + urlencode(args) if args else "")
+            if link in seen or per_page.get(parts.path, 0) >= PER_PAGE:
+                continue
+            seen.add(link)
+            per_page[parts.path] = per_page.get(parts.path, 0) + 1
+            queue.append(link)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_warcry_aftermath_reads_in_the_language_at_every_step(reader, server, code):
+    """Crowmarch owes the aftermath of battle b9 in this language's copy of the sample:
+    every step answered (the server rolls the dice), each read for English."""
+    page, english, names = reader, english_words(code), proper_words()
+    in_language(page, server, code)
+    page.goto(f"{server}/c/ember-{code}/wizard?warband=crowmarch")
+    found = []
+    for turn in range(40):
+        found += english_on(page, english, names, f"{code}-wizard-{turn:02d}")
+        if page.locator("[data-aftermath-done]").count():
+            break
+        step = page.locator("main form[method=post]:not(.undo)")
+        server_roll = page.locator("form.roll button[value=server]")
+        if server_roll.count():
+            server_roll.first.click()
+        elif step.count():
+            step.first.locator("button[type=submit], button:not([type])").first.click()
+        else:
+            raise AssertionError("the wizard offered nothing to do: " + page.inner_text("main"))
+    else:
+        raise AssertionError("the wizard did not end")
+    assert not found, "\n".join(found)
