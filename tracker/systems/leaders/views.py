@@ -37,6 +37,7 @@ __all__ = [
     "phase_word",
     "exile_options",
     "hand_size",
+    "hand_words",
     "leader_options",
     "match_replayed",
     "may_end_turn",
@@ -356,6 +357,11 @@ def may_end_turn(state: dict, player: str) -> bool:
     if not match or match["phase"] != "recruitment" or match["active"] != player:
         return False
     return trial(state, "TurnEnded", {"player": player}) is not None
+
+
+def hand_words(state: dict, cards: list[str]) -> str:
+    """A player's hand: its Leader, then each card recruited."""
+    return rules.listed([rules.ability_title("leader"), *(card_label(state, c) for c in cards)])
 
 
 def card_pieces(state: dict, card_id: str) -> list[dict]:
