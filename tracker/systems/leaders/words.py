@@ -223,9 +223,7 @@ def describe(state: dict, event) -> str:
     if kind == "MatchStarted":
         if data["mode"] == "expert":
             return _("Match %(match)s began in expert mode", match=data["match"])
-        if data["mode"] == "standard":
-            return _("Match %(match)s began in standard mode", match=data["match"])
-        return _("Match %(match)s began in %(mode)s mode", match=data["match"], mode=data["mode"])
+        return _("Match %(match)s began in standard mode", match=data["match"])
     if kind == "LeaderChosen":
         figures = {f["id"]: f["name"] for f in state["characters"]["leaders"]}
         leader = named(figures[data["leader"]]) if data["leader"] in figures else data["leader"]
