@@ -10,13 +10,46 @@ from __future__ import annotations
 from itertools import combinations
 
 from tracker.errors import RuleViolation
+from tracker.i18n import N_, _
 from tracker.systems.base import Handlers
 
 from . import geometry as geo
+from .names import named
 
+#: what each ability's character is called at the table
 TITLES = {
-    "leader": "Leader",
-    "royal-guard": "Royal Guard",
+    "leader": N_("Leader"),
+    "acrobat": N_("Acrobat"),
+    "rider": N_("Rider"),
+    "colossus": N_("Colossus"),
+    "royal-guard": N_("Royal Guard"),
+    "illusionist": N_("Illusionist"),
+    "claw": N_("Claw"),
+    "manipulator": N_("Manipulator"),
+    "wanderer": N_("Wanderer"),
+    "brewmaster": N_("Brewmaster"),
+    "archer": N_("Archer"),
+    "assassin": N_("Assassin"),
+    "jailer": N_("Jailer"),
+    "protector": N_("Protector"),
+    "vizier": N_("Vizier"),
+    "hermit": N_("Hermit"),
+    "cub": N_("Cub"),
+    "nemesis": N_("Nemesis"),
+}
+#: the two modes of a match, as a word on its own (a tag, a table cell)
+MODES = {"standard": N_("standard"), "expert": N_("expert")}
+#: how a match was won, as a word on its own
+HOW = {"capture": N_("capture"), "encirclement": N_("encirclement")}
+#: the phases of a match, as a word on its own
+PHASES = {
+    "leaders": N_("choosing Leaders"),
+    "deck": N_("shuffling the deck"),
+    "draw": N_("drawing the first player"),
+    "exile": N_("exile"),
+    "action": N_("action"),
+    "recruitment": N_("recruitment"),
+    "over": N_("over"),
 }
 HAND_LIMIT = 5
 ROW_SIZE = 3
@@ -36,12 +69,17 @@ def initial_state(settings: dict) -> dict:
         for space in spaces:
             if tuple(space) not in cells:
                 raise RuleViolation(
-                    f"board {board['id']!r}: {seat['name']}'s space {fmt(space)} is off the board"
+                    _(
+                        "board %(board)s: %(player)s's space %(space)s is off the board",
+                        board=repr(board["id"]),
+                        player=seat["name"],
+                        space=fmt(space),
+                    )
                 )
     ids = [piece["id"] for card in settings["characters"]["cards"] for piece in card["pieces"]]
     ids += [leader["id"] for leader in settings["characters"]["leaders"]]
     if len(set(ids)) != len(ids):
-        raise RuleViolation("every Leader and character piece needs its own id")
+        raise RuleViolation(_("every Leader and character piece needs its own id"))
     return {
         "players": [dict(p) for p in settings["players"]],
         "board": board,
@@ -71,24 +109,49 @@ def other(state: dict, pid: str) -> str:
     return b if pid == a else a
 
 
+def word(words: dict, key: str):
+    """One of the words above (a mode, a phase...) to translate where it is shown."""
+    return _(words[key]) if key in words else key
+
+
 def ability_title(ability: str) -> str:
-    return TITLES.get(ability, ability.capitalize())
+    title = TITLES.get(ability)
+    return _(title) if title else ability.capitalize()
 
 
-def piece_label(piece: dict) -> str:
+def piece_label(piece: dict, capital: bool = False) -> str:
     """A piece as players call it: "Ysa the Tumbler (Acrobat)"."""
-    return f"{piece['name']} ({ability_title(piece['ability'])})"
+    return _(
+        "%(name)s (%(ability)s)",
+        name=named(piece["name"], capital),
+        ability=ability_title(piece["ability"]),
+    )
+
+
+def both(first, second) -> str:
+    """Two things named together: "the Hermit of Stonewell and Burr the Cub"."""
+    return _("%(first)s and %(second)s", first=first, second=second)
+
+
+def listed(items, empty=None) -> str:
+    """Things named one after another, comma between: each stays translatable."""
+    said = None
+    for item in items:
+        said = item if said is None else _("%(head)s, %(next)s", head=said, next=item)
+    return said if said is not None else (empty if empty is not None else "")
 
 
 def card_index(state: dict) -> dict[str, dict]:
     return {card["id"]: card for card in state["characters"]["cards"]}
 
 
-def card_label(state: dict, card_id: str) -> str:
+def card_label(state: dict, card_id: str, capital: bool = False) -> str:
+    """A card as players call it: its piece, or both its pieces."""
     card = card_index(state).get(card_id)
     if card is None:
         return card_id
-    return " and ".join(piece_label(p) for p in card["pieces"])
+    labels = [piece_label(p, capital and i == 0) for i, p in enumerate(card["pieces"])]
+    return both(*labels) if len(labels) == 2 else labels[0]
 
 
 def hand_size(match: dict, pid: str) -> int:
@@ -167,7 +230,7 @@ def fallen(state: dict, board: Board, positions: dict) -> dict[str, str]:
 
 def positions_after(board: Board, moves: list) -> dict:
     positions = dict(board.at)
-    for piece_id, _, to in moves:
+    for piece_id, _from, to in moves:
         positions[piece_id] = to
     return positions
 
@@ -177,10 +240,22 @@ def refuse_self_harm(state, board, player, positions, what: str) -> dict[str, st
     taken = fallen(state, board, positions)
     if player in taken:
         leader = board.pieces[board.leader_of(player)]
+        params = {"what": what, "player": player_name(state, player)}
+        params["leader"] = named(leader["name"])
+        if taken[player] == "capture":
+            raise RuleViolation(
+                _(
+                    "a player may not end the game against its own Leader (%(what)s would "
+                    "capture %(player)s's %(leader)s)",
+                    **params,
+                )
+            )
         raise RuleViolation(
-            f"a player may not end the game against its own Leader ({what} would "
-            f"{'capture' if taken[player] == 'capture' else 'encircle'} "
-            f"{player_name(state, player)}'s {leader['name']})"
+            _(
+                "a player may not end the game against its own Leader (%(what)s would "
+                "encircle %(player)s's %(leader)s)",
+                **params,
+            )
         )
     return taken
 
@@ -214,11 +289,23 @@ def end_match(state: dict, match: dict, loser: str, how: str, version: int) -> N
 def current_match(state: dict) -> dict:
     match = state["match"]
     if match is None:
-        raise RuleViolation("no match is under way: start one first")
+        raise RuleViolation(_("no match is under way: start one first"))
     if match["phase"] == "over":
+        params = {"match": repr(match["id"]), "winner": player_name(state, match["winner"])}
+        if match["how"] == "capture":
+            raise RuleViolation(
+                _(
+                    "match %(match)s is over (%(winner)s won by capture): nothing more is "
+                    "played in it",
+                    **params,
+                )
+            )
         raise RuleViolation(
-            f"match {match['id']!r} is over ({player_name(state, match['winner'])} won by "
-            f"{match['how']}): nothing more is played in it"
+            _(
+                "match %(match)s is over (%(winner)s won by encirclement): nothing more is "
+                "played in it",
+                **params,
+            )
         )
     return match
 
@@ -226,18 +313,28 @@ def current_match(state: dict) -> dict:
 def known_player(state: dict, pid: str) -> None:
     if pid not in state["standings"]:
         names = ", ".join(p["id"] for p in state["players"])
-        raise RuleViolation(f"{pid!r} is not a player of this campaign (the players: {names})")
+        raise RuleViolation(
+            _(
+                "%(player)s is not a player of this campaign (the players: %(players)s)",
+                player=repr(pid),
+                players=names,
+            )
+        )
 
 
 def waiting(state: dict, match: dict) -> None:
     """Refuse while the match waits for a forced Nemesis move or an exile."""
     if match.get("nemesis"):
         who = player_name(state, match["nemesis"]["owner"])
-        raise RuleViolation(f"the match waits for {who} to move the Nemesis first")
+        raise RuleViolation(
+            _("the match waits for %(player)s to move the Nemesis first", player=who)
+        )
     if match.get("exile"):
         exile = match["exile"]
         who = player_name(state, exile["order"][exile["next"]])
-        raise RuleViolation(f"the match waits for {who} to exile a character first")
+        raise RuleViolation(
+            _("the match waits for %(player)s to exile a character first", player=who)
+        )
 
 
 def in_turn(state: dict, player: str, phase: str) -> dict:
@@ -245,21 +342,35 @@ def in_turn(state: dict, player: str, phase: str) -> dict:
     known_player(state, player)
     waiting(state, match)
     if match["phase"] not in ("action", "recruitment"):
-        raise RuleViolation(f"the match has not begun its turns yet (it is at {match['phase']})")
+        raise RuleViolation(
+            _(
+                "the match has not begun its turns yet (it is at %(phase)s)",
+                phase=word(PHASES, match["phase"]),
+            )
+        )
     if match["active"] != player:
         raise RuleViolation(
-            f"it is {player_name(state, match['active'])}'s turn, not "
-            f"{player_name(state, player)}'s"
+            _(
+                "it is %(active)s's turn, not %(player)s's",
+                active=player_name(state, match["active"]),
+                player=player_name(state, player),
+            )
         )
     if match["phase"] != phase:
         if phase == "action":
             raise RuleViolation(
-                f"{player_name(state, player)}'s action phase is over: after recruitment "
-                "no character acts until the next turn"
+                _(
+                    "%(player)s's action phase is over: after recruitment no character acts "
+                    "until the next turn",
+                    player=player_name(state, player),
+                )
             )
         raise RuleViolation(
-            f"{player_name(state, player)} is still in the action phase: end it before "
-            "recruiting or ending the turn"
+            _(
+                "%(player)s is still in the action phase: end it before recruiting or ending "
+                "the turn",
+                player=player_name(state, player),
+            )
         )
     return match
 
@@ -273,11 +384,16 @@ def match_started(state, event):
     match = state["match"]
     if match is not None and match["phase"] != "over":
         raise RuleViolation(
-            f"match {match['id']!r} is still under way: a match ends only with a capture or "
-            "an encirclement"
+            _(
+                "match %(match)s is still under way: a match ends only with a capture or an "
+                "encirclement",
+                match=repr(match["id"]),
+            )
         )
     if any(m["id"] == data["match"] for m in state["matches"]):
-        raise RuleViolation(f"this campaign already had a match called {data['match']!r}")
+        raise RuleViolation(
+            _("this campaign already had a match called %(match)s", match=repr(data["match"]))
+        )
     cards = [card["id"] for card in state["characters"]["cards"]]
     seats = {p["id"]: i for i, p in enumerate(state["players"])}
     state["match"] = {
@@ -317,18 +433,28 @@ def leader_chosen(state, event):
     player, leader = data["player"], data["leader"]
     known_player(state, player)
     if match["phase"] != "leaders":
-        raise RuleViolation("Leaders are chosen at the start of a match, before anything else")
+        raise RuleViolation(_("Leaders are chosen at the start of a match, before anything else"))
     if player in match["leaders"]:
-        raise RuleViolation(f"{player_name(state, player)} has already chosen a Leader")
+        raise RuleViolation(
+            _("%(player)s has already chosen a Leader", player=player_name(state, player))
+        )
     figures = {f["id"]: f for f in state["characters"]["leaders"]}
     if leader not in figures:
         raise RuleViolation(
-            f"there is no Leader called {leader!r} (there are: {', '.join(figures)})"
+            _(
+                "there is no Leader called %(leader)s (there are: %(known)s)",
+                leader=repr(leader),
+                known=", ".join(figures),
+            )
         )
     for pid, chosen in match["leaders"].items():
         if chosen == leader:
             raise RuleViolation(
-                f"{figures[leader]['name']} is already {player_name(state, pid)}'s Leader"
+                _(
+                    "%(leader)s is already %(player)s's Leader",
+                    leader=named(figures[leader]["name"]),
+                    player=player_name(state, pid),
+                )
             )
     start = state["board"]["seats"][match["seats"][player]]["start"]
     match["leaders"][player] = leader
@@ -348,18 +474,23 @@ def deck_shuffled(state, event):
     data = event.data
     match = current_match(state)
     if match["mode"] != "standard":
-        raise RuleViolation("the expert mode has no deck: every character lies face up")
+        raise RuleViolation(_("the expert mode has no deck: every character lies face up"))
     if match["phase"] != "deck":
-        raise RuleViolation("the deck is shuffled once, after both Leaders are chosen")
+        raise RuleViolation(_("the deck is shuffled once, after both Leaders are chosen"))
     deck = data.get("deck")
     if deck is None:
-        raise RuleViolation("the shuffled deck must be recorded with its order")
+        raise RuleViolation(_("the shuffled deck must be recorded with its order"))
     missing = sorted(set(match["pool"]) - set(deck))
     unknown = sorted(set(deck) - set(match["pool"]))
     if missing or unknown:
+        none = _("none")
         raise RuleViolation(
-            "the shuffled deck holds every character card exactly once "
-            f"(missing: {', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'})"
+            _(
+                "the shuffled deck holds every character card exactly once (missing: "
+                "%(missing)s; unknown: %(unknown)s)",
+                missing=", ".join(missing) or none,
+                unknown=", ".join(unknown) or none,
+            )
         )
     match["row"] = list(deck[:ROW_SIZE])
     match["deck"] = list(deck[ROW_SIZE:])
@@ -372,14 +503,14 @@ def first_player_drawn(state, event):
     match = current_match(state)
     first = data.get("first")
     if first is None:
-        raise RuleViolation("the draw for the first player must be recorded with its result")
+        raise RuleViolation(_("the draw for the first player must be recorded with its result"))
     known_player(state, first)
     if match["phase"] != "draw":
         if match["phase"] in ("leaders", "deck"):
             raise RuleViolation(
-                "the first player is drawn once the Leaders are chosen and the row is dealt"
+                _("the first player is drawn once the Leaders are chosen and the row is dealt")
             )
-        raise RuleViolation("the first player of this match has already been drawn")
+        raise RuleViolation(_("the first player of this match has already been drawn"))
     match["first"] = first
     if match["mode"] == "expert":
         match["phase"] = "exile"
@@ -401,21 +532,31 @@ def character_exiled(state, event):
     player, card = data["player"], data["card"]
     known_player(state, player)
     if match["mode"] != "expert":
-        raise RuleViolation("characters are exiled only in the expert mode")
+        raise RuleViolation(_("characters are exiled only in the expert mode"))
     exile = match["exile"]
     if exile is None:
         raise RuleViolation(
-            "exiles happen before the first turn and when both players reach three "
-            "characters, not now"
+            _(
+                "exiles happen before the first turn and when both players reach three "
+                "characters, not now"
+            )
         )
     due = exile["order"][exile["next"]]
     if player != due:
         raise RuleViolation(
-            f"it is {player_name(state, due)}'s turn to exile, not {player_name(state, player)}'s"
+            _(
+                "it is %(due)s's turn to exile, not %(player)s's",
+                due=player_name(state, due),
+                player=player_name(state, player),
+            )
         )
     if card not in match["available"]:
-        why = "already exiled" if card in match["exiled"] else "not available"
-        raise RuleViolation(f"{player_name(state, player)} cannot exile {card!r}: it is {why}")
+        params = {"player": player_name(state, player), "card": repr(card)}
+        if card in match["exiled"]:
+            raise RuleViolation(
+                _("%(player)s cannot exile %(card)s: it is already exiled", **params)
+            )
+        raise RuleViolation(_("%(player)s cannot exile %(card)s: it is not available", **params))
     match["available"].remove(card)
     match["exiled"].append(card)
     exile["next"] += 1
@@ -435,32 +576,93 @@ def acting_piece(state, board: Board, match, player, piece_id) -> dict:
     piece = board.pieces.get(piece_id)
     who = player_name(state, player)
     if piece is None or piece_id not in board.at:
-        raise RuleViolation(f"{who} has no character {piece_id!r} on the board")
+        raise RuleViolation(
+            _(
+                "%(player)s has no character %(piece)s on the board",
+                player=who,
+                piece=repr(piece_id),
+            )
+        )
     if piece["owner"] != player:
-        raise RuleViolation(f"{who} cannot act with {piece_label(piece)}: it belongs to the enemy")
+        raise RuleViolation(
+            _(
+                "%(player)s cannot act with %(piece)s: it belongs to the enemy",
+                player=who,
+                piece=piece_label(piece),
+            )
+        )
     if piece["ability"] == "nemesis":
-        raise RuleViolation(f"the Nemesis never acts in the action phase ({who}'s {piece['name']})")
+        raise RuleViolation(
+            _(
+                "the Nemesis never acts in the action phase (%(player)s's %(name)s)",
+                player=who,
+                name=named(piece["name"]),
+            )
+        )
     if piece_id in match["acted"]:
-        raise RuleViolation(f"each character acts once a turn ({piece_label(piece)} has acted)")
+        raise RuleViolation(
+            _(
+                "each character acts once a turn (%(piece)s has acted)",
+                piece=piece_label(piece),
+            )
+        )
     return piece
 
 
 def step_to(board: Board, positions: dict, piece: dict, origin, space, what: str) -> tuple:
     """One step of a move to an adjacent free space of the board."""
     space = tuple(space)
+    params = {"piece": piece_label(piece), "space": fmt(space)}
     if space not in board.cells:
-        raise RuleViolation(f"{what} must stay on the board ({piece_label(piece)} to {fmt(space)})")
+        raise RuleViolation(_(STEPS[what][0], **params))
     if not geo.adjacent(origin, space):
-        raise RuleViolation(
-            f"{what} goes to an adjacent space ({piece_label(piece)} from {fmt(origin)} to "
-            f"{fmt(space)})"
-        )
+        raise RuleViolation(_(STEPS[what][1], origin=fmt(origin), **params))
     if space in positions:
-        raise RuleViolation(
-            f"{what} goes to a free space ({piece_label(piece)} to {fmt(space)}, held by "
-            f"{piece_label(board.pieces[positions[space]])})"
-        )
+        held = piece_label(board.pieces[positions[space]])
+        raise RuleViolation(_(STEPS[what][2], held=held, **params))
     return space
+
+
+#: the refusals of one step (off the board, not adjacent, not free), by the kind of move;
+#: each kind is its own sentence, since "a move" and "the Nemesis's move" decline apart
+STEPS = {
+    "move": (
+        N_("a move must stay on the board (%(piece)s to %(space)s)"),
+        N_("a move goes to an adjacent space (%(piece)s from %(origin)s to %(space)s)"),
+        N_("a move goes to a free space (%(piece)s to %(space)s, held by %(held)s)"),
+    ),
+    "nemesis": (
+        N_("the Nemesis's move must stay on the board (%(piece)s to %(space)s)"),
+        N_("the Nemesis's move goes to an adjacent space (%(piece)s from %(origin)s to %(space)s)"),
+        N_("the Nemesis's move goes to a free space (%(piece)s to %(space)s, held by %(held)s)"),
+    ),
+    "royal-guard": (
+        N_("the Royal Guard's extra step must stay on the board (%(piece)s to %(space)s)"),
+        N_(
+            "the Royal Guard's extra step goes to an adjacent space (%(piece)s from "
+            "%(origin)s to %(space)s)"
+        ),
+        N_(
+            "the Royal Guard's extra step goes to a free space (%(piece)s to %(space)s, "
+            "held by %(held)s)"
+        ),
+    ),
+    "manipulator": (
+        N_("a Manipulator's move must stay on the board (%(piece)s to %(space)s)"),
+        N_(
+            "a Manipulator's move goes to an adjacent space (%(piece)s from %(origin)s to "
+            "%(space)s)"
+        ),
+        N_("a Manipulator's move goes to a free space (%(piece)s to %(space)s, held by %(held)s)"),
+    ),
+    "brewmaster": (
+        N_("a Brewmaster's move must stay on the board (%(piece)s to %(space)s)"),
+        N_(
+            "a Brewmaster's move goes to an adjacent space (%(piece)s from %(origin)s to %(space)s)"
+        ),
+        N_("a Brewmaster's move goes to a free space (%(piece)s to %(space)s, held by %(held)s)"),
+    ),
+}
 
 
 @handlers.on("CharacterMoved")
@@ -475,19 +677,24 @@ def character_moved(state, event):
     if len(path) == 2:
         if piece["ability"] != "leader":
             raise RuleViolation(
-                f"a move is one space to an adjacent free space ({piece_label(piece)} was "
-                "given two)"
+                _(
+                    "a move is one space to an adjacent free space (%(piece)s was given two)",
+                    piece=piece_label(piece),
+                )
             )
         if board.has(player, "vizier") is None:
             raise RuleViolation(
-                f"a Leader moves one space; only a Vizier on the board gives it a second "
-                f"({piece['name']})"
+                _(
+                    "a Leader moves one space; only a Vizier on the board gives it a second "
+                    "(%(name)s)",
+                    name=named(piece["name"]),
+                )
             )
     occupied = {s: p for s, p in board.occupied.items() if p != piece_id}
     origin = board.at[piece_id]
     moves = []
     for space in path:
-        to = step_to(board, occupied, piece, origin, space, "a move")
+        to = step_to(board, occupied, piece, origin, space, "move")
         moves.append((piece_id, origin, to))
         origin = to
     finish_action(state, board, match, player, piece_id, moves, "CharacterMoved", version)
@@ -508,22 +715,30 @@ def target_piece(state, board, player, piece, data, *, enemy=None, ally=None) ->
     target_id = data.get("target")
     label = piece_label(piece)
     if not target_id:
-        raise RuleViolation(f"{label} needs a target character")
+        raise RuleViolation(_("%(piece)s needs a target character", piece=label))
     target = board.pieces.get(target_id)
     if target is None or target_id not in board.at:
-        raise RuleViolation(f"{label} has no target {target_id!r} on the board")
+        raise RuleViolation(
+            _(
+                "%(piece)s has no target %(target)s on the board",
+                piece=label,
+                target=repr(target_id),
+            )
+        )
     if target_id == data["character"]:
-        raise RuleViolation(f"{label} cannot target itself")
-    kind = ability_title(piece["ability"])
+        raise RuleViolation(_("%(piece)s cannot target itself", piece=label))
+    params = {
+        "kind": ability_title(piece["ability"]),
+        "name": named(piece["name"]),
+        "target": piece_label(target),
+    }
     if enemy and target["owner"] == player:
         raise RuleViolation(
-            f"the {kind} acts on an enemy, not on an ally ({piece['name']} on "
-            f"{piece_label(target)})"
+            _("the %(kind)s acts on an enemy, not on an ally (%(name)s on %(target)s)", **params)
         )
     if ally and target["owner"] != player:
         raise RuleViolation(
-            f"the {kind} acts on an ally, not on an enemy ({piece['name']} on "
-            f"{piece_label(target)})"
+            _("the %(kind)s acts on an ally, not on an enemy (%(name)s on %(target)s)", **params)
         )
     return target_id, target
 
@@ -533,17 +748,27 @@ def refuse_protected(state, board, piece, target_id) -> None:
         return
     guard = protected(board, board.at, target_id)
     if guard is not None:
-        target = board.pieces[target_id]
+        params = {"piece": piece_label(piece), "target": piece_label(board.pieces[target_id])}
         if guard == target_id:
-            why = "a Protector cannot be moved by enemy abilities"
-        else:
-            why = "the Protector keeps its adjacent allies from being moved by enemy abilities"
-        raise RuleViolation(f"{why} ({piece_label(piece)} on {piece_label(target)})")
+            raise RuleViolation(
+                _(
+                    "a Protector cannot be moved by enemy abilities (%(piece)s on %(target)s)",
+                    **params,
+                )
+            )
+        raise RuleViolation(
+            _(
+                "the Protector keeps its adjacent allies from being moved by enemy abilities "
+                "(%(piece)s on %(target)s)",
+                **params,
+            )
+        )
 
 
 def want_path(piece, path, counts: tuple[int, ...], what: str) -> None:
+    """`what` a whole sentence with the piece as %(piece)s, marked where it is written."""
     if len(path) not in counts:
-        raise RuleViolation(f"{piece_label(piece)} {what}")
+        raise RuleViolation(_(what, piece=piece_label(piece)))
 
 
 @handlers.on("AbilityUsed")
@@ -557,8 +782,11 @@ def ability_used(state, event):
     ability = piece["ability"]
     label = piece_label(piece)
     if ability not in ACTIVE:
-        what = "it can only move" if ability != "leader" else "a Leader can only move"
-        raise RuleViolation(f"{label} has no active ability: {what}")
+        if ability == "leader":
+            raise RuleViolation(
+                _("%(piece)s has no active ability: a Leader can only move", piece=label)
+            )
+        raise RuleViolation(_("%(piece)s has no active ability: it can only move", piece=label))
     origin = board.at[piece_id]
     for pid, space in board.at.items():
         other_piece = board.pieces[pid]
@@ -568,8 +796,12 @@ def ability_used(state, event):
             and geo.adjacent(space, origin)
         ):
             raise RuleViolation(
-                f"a Jailer keeps adjacent enemies from using their abilities "
-                f"({piece_label(other_piece)} next to {label})"
+                _(
+                    "a Jailer keeps adjacent enemies from using their abilities (%(jailer)s "
+                    "next to %(piece)s)",
+                    jailer=piece_label(other_piece),
+                    piece=piece_label(piece),
+                )
             )
     path = [tuple(s) for s in data.get("path") or []]
     moves = ABILITIES[ability](state, board, player, piece_id, piece, origin, path, data)
@@ -578,31 +810,46 @@ def ability_used(state, event):
 
 def _no_target(piece, data):
     if data.get("target"):
-        raise RuleViolation(f"{piece_label(piece)} takes no target")
+        raise RuleViolation(_("%(piece)s takes no target", piece=piece_label(piece)))
 
 
 def acrobat(state, board, player, piece_id, piece, origin, path, data):
     _no_target(piece, data)
-    want_path(piece, path, (1, 2), "makes one or two jumps: give one or two landing spaces")
+    want_path(
+        piece, path, (1, 2), N_("%(piece)s makes one or two jumps: give one or two landing spaces")
+    )
     occupied = {s: p for s, p in board.occupied.items() if p != piece_id}
     moves, here = [], origin
     for landing in path:
         index = geo.direction_to(here, landing)
         if index is None or geo.distance(here, landing) != 2:
             raise RuleViolation(
-                f"the Acrobat jumps in a straight line over one adjacent character, landing two "
-                f"spaces away ({piece['name']} from {fmt(here)} to {fmt(landing)})"
+                _(
+                    "the Acrobat jumps in a straight line over one adjacent character, landing "
+                    "two spaces away (%(name)s from %(origin)s to %(space)s)",
+                    name=named(piece["name"]),
+                    origin=fmt(here),
+                    space=fmt(landing),
+                )
             )
         over = geo.step(here, geo.DIRECTIONS[index])
         if over not in occupied:
             raise RuleViolation(
-                f"the Acrobat jumps over a character, and {fmt(over)} is empty "
-                f"({piece['name']} to {fmt(landing)})"
+                _(
+                    "the Acrobat jumps over a character, and %(over)s is empty (%(name)s to "
+                    "%(space)s)",
+                    over=fmt(over),
+                    name=named(piece["name"]),
+                    space=fmt(landing),
+                )
             )
         if not board.free(landing, occupied):
             raise RuleViolation(
-                f"the Acrobat lands on a free space of the board ({piece['name']} to "
-                f"{fmt(landing)})"
+                _(
+                    "the Acrobat lands on a free space of the board (%(name)s to %(space)s)",
+                    name=named(piece["name"]),
+                    space=fmt(landing),
+                )
             )
         moves.append((piece_id, here, landing))
         here = landing
@@ -611,18 +858,32 @@ def acrobat(state, board, player, piece_id, piece, origin, path, data):
 
 def rider(state, board, player, piece_id, piece, origin, path, data):
     _no_target(piece, data)
-    want_path(piece, path, (1,), "moves two spaces in a straight line: give the space it reaches")
+    want_path(
+        piece,
+        path,
+        (1,),
+        N_("%(piece)s moves two spaces in a straight line: give the space it reaches"),
+    )
     to = path[0]
     index = geo.direction_to(origin, to)
     if index is None or geo.distance(origin, to) != 2:
         raise RuleViolation(
-            f"the Rider moves exactly two spaces in a straight line ({piece['name']} from "
-            f"{fmt(origin)} to {fmt(to)})"
+            _(
+                "the Rider moves exactly two spaces in a straight line (%(name)s from "
+                "%(origin)s to %(space)s)",
+                name=named(piece["name"]),
+                origin=fmt(origin),
+                space=fmt(to),
+            )
         )
     middle = geo.step(origin, geo.DIRECTIONS[index])
     if middle in board.occupied or not board.free(to):
         raise RuleViolation(
-            f"the Rider passes through and ends on free spaces ({piece['name']} to {fmt(to)})"
+            _(
+                "the Rider passes through and ends on free spaces (%(name)s to %(space)s)",
+                name=named(piece["name"]),
+                space=fmt(to),
+            )
         )
     return [(piece_id, origin, to)]
 
@@ -632,42 +893,63 @@ def colossus(state, board, player, piece_id, piece, origin, path, data):
     spot = board.at[target_id]
     if not geo.adjacent(origin, spot):
         raise RuleViolation(
-            f"the Colossus pushes an adjacent enemy ({piece['name']} and {piece_label(target)})"
+            _(
+                "the Colossus pushes an adjacent enemy (%(name)s and %(target)s)",
+                name=named(piece["name"]),
+                target=piece_label(target),
+            )
         )
     refuse_protected(state, board, piece, target_id)
-    want_path(piece, path, (1,), "needs the space the enemy is pushed to")
+    want_path(piece, path, (1,), N_("%(piece)s needs the space the enemy is pushed to"))
     to = path[0]
     if to not in geo.behind(origin, spot):
         raise RuleViolation(
-            f"the Colossus pushes its enemy into one of the three spaces behind it "
-            f"({piece_label(target)} to {fmt(to)})"
+            _(
+                "the Colossus pushes its enemy into one of the three spaces behind it "
+                "(%(target)s to %(space)s)",
+                target=piece_label(target),
+                space=fmt(to),
+            )
         )
     if not board.free(to):
         raise RuleViolation(
-            f"a pushed character must land on a free space of the board ({piece_label(target)} "
-            f"to {fmt(to)})"
+            _(
+                "a pushed character must land on a free space of the board (%(target)s to "
+                "%(space)s)",
+                target=piece_label(target),
+                space=fmt(to),
+            )
         )
     return [(target_id, spot, to), (piece_id, origin, spot)]
 
 
 def royal_guard(state, board, player, piece_id, piece, origin, path, data):
     _no_target(piece, data)
-    want_path(piece, path, (1, 2), "goes next to its Leader, then may take one more step")
+    want_path(
+        piece, path, (1, 2), N_("%(piece)s goes next to its Leader, then may take one more step")
+    )
     leader = board.at[board.leader_of(player)]
     first = path[0]
     occupied = {s: p for s, p in board.occupied.items() if p != piece_id}
     if first == origin or not geo.adjacent(first, leader):
         raise RuleViolation(
-            f"the Royal Guard moves to a space next to its own Leader ({piece['name']} to "
-            f"{fmt(first)})"
+            _(
+                "the Royal Guard moves to a space next to its own Leader (%(name)s to %(space)s)",
+                name=named(piece["name"]),
+                space=fmt(first),
+            )
         )
     if not board.free(first, occupied):
         raise RuleViolation(
-            f"the Royal Guard moves to a free space ({piece['name']} to {fmt(first)})"
+            _(
+                "the Royal Guard moves to a free space (%(name)s to %(space)s)",
+                name=named(piece["name"]),
+                space=fmt(first),
+            )
         )
     moves = [(piece_id, origin, first)]
     if len(path) == 2:
-        second = step_to(board, occupied, piece, first, path[1], "the Royal Guard's extra step")
+        second = step_to(board, occupied, piece, first, path[1], "royal-guard")
         moves.append((piece_id, first, second))
     return moves
 
@@ -675,12 +957,16 @@ def royal_guard(state, board, player, piece_id, piece, origin, path, data):
 def illusionist(state, board, player, piece_id, piece, origin, path, data):
     target_id, target = target_piece(state, board, player, piece, data)
     if path:
-        raise RuleViolation(f"{piece_label(piece)} swaps places: it takes no path")
+        raise RuleViolation(_("%(piece)s swaps places: it takes no path", piece=piece_label(piece)))
     spot = board.at[target_id]
     if geo.adjacent(origin, spot) or not geo.visible(origin, spot, board.occupied):
         raise RuleViolation(
-            f"the Illusionist swaps with a character it sees in a straight line and that is not "
-            f"adjacent ({piece['name']} and {piece_label(target)})"
+            _(
+                "the Illusionist swaps with a character it sees in a straight line and that is "
+                "not adjacent (%(name)s and %(target)s)",
+                name=named(piece["name"]),
+                target=piece_label(target),
+            )
         )
     refuse_protected(state, board, piece, target_id)
     return [(target_id, spot, origin), (piece_id, origin, spot)]
@@ -690,14 +976,28 @@ def claw(state, board, player, piece_id, piece, origin, path, data):
     target_id, target = target_piece(state, board, player, piece, data)
     form = data.get("form")
     if form not in ("move", "pull"):
-        raise RuleViolation(f"{piece_label(piece)} either moves or pulls: say which (form)")
+        raise RuleViolation(
+            _(
+                "%(piece)s either moves or pulls: say which (form)",
+                piece=piece_label(piece),
+            )
+        )
     if path:
-        raise RuleViolation(f"{piece_label(piece)} goes straight to its target: it takes no path")
+        raise RuleViolation(
+            _(
+                "%(piece)s goes straight to its target: it takes no path",
+                piece=piece_label(piece),
+            )
+        )
     spot = board.at[target_id]
     if geo.adjacent(origin, spot) or not geo.visible(origin, spot, board.occupied):
         raise RuleViolation(
-            f"the Claw reaches a character it sees in a straight line and that is not adjacent "
-            f"({piece['name']} and {piece_label(target)})"
+            _(
+                "the Claw reaches a character it sees in a straight line and that is not "
+                "adjacent (%(name)s and %(target)s)",
+                name=named(piece["name"]),
+                target=piece_label(target),
+            )
         )
     if form == "move":
         index = geo.direction_to(spot, origin)
@@ -712,28 +1012,41 @@ def manipulator(state, board, player, piece_id, piece, origin, path, data):
     spot = board.at[target_id]
     if geo.adjacent(origin, spot) or not geo.visible(origin, spot, board.occupied):
         raise RuleViolation(
-            f"the Manipulator moves an enemy it sees in a straight line and that is not "
-            f"adjacent ({piece['name']} and {piece_label(target)})"
+            _(
+                "the Manipulator moves an enemy it sees in a straight line and that is not "
+                "adjacent (%(name)s and %(target)s)",
+                name=named(piece["name"]),
+                target=piece_label(target),
+            )
         )
     refuse_protected(state, board, piece, target_id)
-    want_path(piece, path, (1,), "needs the space the enemy is moved to")
-    to = step_to(board, board.occupied, target, spot, path[0], "a Manipulator's move")
+    want_path(piece, path, (1,), N_("%(piece)s needs the space the enemy is moved to"))
+    to = step_to(board, board.occupied, target, spot, path[0], "manipulator")
     return [(target_id, spot, to)]
 
 
 def wanderer(state, board, player, piece_id, piece, origin, path, data):
     _no_target(piece, data)
-    want_path(piece, path, (1,), "needs the space it goes to")
+    want_path(piece, path, (1,), N_("%(piece)s needs the space it goes to"))
     to = path[0]
     if to == origin or not board.free(to):
         raise RuleViolation(
-            f"the Wanderer goes to a free space of the board ({piece['name']} to {fmt(to)})"
+            _(
+                "the Wanderer goes to a free space of the board (%(name)s to %(space)s)",
+                name=named(piece["name"]),
+                space=fmt(to),
+            )
         )
     for pid, space in board.at.items():
         if board.pieces[pid]["owner"] != player and geo.adjacent(space, to):
             raise RuleViolation(
-                f"the Wanderer goes only to a space not adjacent to an enemy ({piece['name']} "
-                f"to {fmt(to)}, next to {piece_label(board.pieces[pid])})"
+                _(
+                    "the Wanderer goes only to a space not adjacent to an enemy (%(name)s to "
+                    "%(space)s, next to %(enemy)s)",
+                    name=named(piece["name"]),
+                    space=fmt(to),
+                    enemy=piece_label(board.pieces[pid]),
+                )
             )
     return [(piece_id, origin, to)]
 
@@ -743,10 +1056,14 @@ def brewmaster(state, board, player, piece_id, piece, origin, path, data):
     spot = board.at[target_id]
     if not geo.adjacent(origin, spot):
         raise RuleViolation(
-            f"the Brewmaster moves an adjacent ally ({piece['name']} and {piece_label(target)})"
+            _(
+                "the Brewmaster moves an adjacent ally (%(name)s and %(target)s)",
+                name=named(piece["name"]),
+                target=piece_label(target),
+            )
         )
-    want_path(piece, path, (1,), "needs the space the ally is moved to")
-    to = step_to(board, board.occupied, target, spot, path[0], "a Brewmaster's move")
+    want_path(piece, path, (1,), N_("%(piece)s needs the space the ally is moved to"))
+    to = step_to(board, board.occupied, target, spot, path[0], "brewmaster")
     return [(target_id, spot, to)]
 
 
@@ -767,14 +1084,18 @@ ACTIVE = tuple(ABILITIES)
 
 
 def describe_moves(board: Board, moves) -> str:
-    return ", ".join(f"{board.pieces[p]['name']} to {fmt(to)}" for p, _, to in moves)
+    """Where an action's moves go: "the Hook to (1, 2), Lady Thessaly to (0, 1)"."""
+    return listed(
+        _("%(name)s to %(space)s", name=named(board.pieces[p]["name"]), space=fmt(to))
+        for p, _from, to in moves
+    )
 
 
 def finish_action(state, board, match, player, piece_id, moves, kind, version) -> None:
     """Judge the end on the positions the moves leave, then change the state."""
     positions = positions_after(board, moves)
     taken = refuse_self_harm(state, board, player, positions, describe_moves(board, moves))
-    for moved, _, to in moves:
+    for moved, _from, to in moves:
         board.pieces[moved]["at"] = list(to)
     match["acted"].append(piece_id)
     match["last"] = {
@@ -842,31 +1163,43 @@ def nemesis_moved(state, event):
     due = match.get("nemesis")
     if not due:
         raise RuleViolation(
-            "the Nemesis moves only when the enemy Leader has just moved, never as an action"
+            _("the Nemesis moves only when the enemy Leader has just moved, never as an action")
         )
     if due["owner"] != player:
         raise RuleViolation(
-            f"the Nemesis is {player_name(state, due['owner'])}'s to move, not "
-            f"{player_name(state, player)}'s"
+            _(
+                "the Nemesis is %(owner)s's to move, not %(player)s's",
+                owner=player_name(state, due["owner"]),
+                player=player_name(state, player),
+            )
         )
     board = Board(state)
     piece_id = due["piece"]
     piece = board.pieces[piece_id]
     path = [tuple(s) for s in data["path"]]
     if len(path) != due["steps"]:
-        need = "two spaces" if due["steps"] == 2 else "one space, as it cannot move two"
+        params = {"player": player_name(state, player), "num": len(path)}
+        if due["steps"] == 2:
+            raise RuleViolation(
+                _("the Nemesis moves two spaces (%(player)s gave %(num)s)", **params)
+            )
         raise RuleViolation(
-            f"the Nemesis moves {need} ({player_name(state, player)} gave {len(path)})"
+            _(
+                "the Nemesis moves one space, as it cannot move two (%(player)s gave %(num)s)",
+                **params,
+            )
         )
     start = board.at[piece_id]
     occupied = {s: p for s, p in board.occupied.items() if p != piece_id}
     moves, here = [], start
     for space in path:
-        to = step_to(board, occupied, piece, here, space, "the Nemesis's move")
+        to = step_to(board, occupied, piece, here, space, "nemesis")
         moves.append((piece_id, here, to))
         here = to
     if len(path) == 2 and here == start:
-        raise RuleViolation(f"the Nemesis may not end where it started ({fmt(start)})")
+        raise RuleViolation(
+            _("the Nemesis may not end where it started (%(space)s)", space=fmt(start))
+        )
     positions = positions_after(board, moves)
     taken = fallen(state, board, positions)
     piece["at"] = list(here)
@@ -975,36 +1308,68 @@ def _check_recruitment(state, match, player, data) -> tuple[dict, list[tuple]]:
     who = player_name(state, player)
     if hand_size(match, player) >= HAND_LIMIT:
         raise RuleViolation(
-            f"a player holding five cards recruits no more ({who} holds {hand_size(match, player)})"
+            _(
+                "a player holding five cards recruits no more (%(player)s holds %(num)s)",
+                player=who,
+                num=hand_size(match, player),
+            )
         )
     if match["recruits_due"] <= 0:
-        raise RuleViolation(f"{who} has already recruited this turn")
+        raise RuleViolation(_("%(player)s has already recruited this turn", player=who))
     card_id = data["card"]
     if card_id not in offered(match):
         if match["mode"] == "expert":
-            raise RuleViolation(f"{who} cannot recruit {card_id!r}: it is not available")
-        row = ", ".join(card_label(state, c) for c in match["row"]) or "empty"
+            raise RuleViolation(
+                _(
+                    "%(player)s cannot recruit %(card)s: it is not available",
+                    player=who,
+                    card=repr(card_id),
+                )
+            )
+        row = listed((card_label(state, c) for c in match["row"]), _("empty"))
         raise RuleViolation(
-            f"{who} recruits only from the face-up row ({card_id!r} is not in it; the row: {row})"
+            _(
+                "%(player)s recruits only from the face-up row (%(card)s is not in it; the "
+                "row: %(row)s)",
+                player=who,
+                card=repr(card_id),
+                row=row,
+            )
         )
     card = card_index(state)[card_id]
     spaces = [tuple(s) for s in data["spaces"]]
     if len(spaces) != len(card["pieces"]):
         if len(card["pieces"]) == 2:
             raise RuleViolation(
-                f"{card_label(state, card_id)} go on two free recruitment spaces ({who} gave "
-                f"{len(spaces)})"
+                _(
+                    "%(card)s go on two free recruitment spaces (%(player)s gave %(num)s)",
+                    card=card_label(state, card_id),
+                    player=who,
+                    num=len(spaces),
+                )
             )
-        raise RuleViolation(f"{card_label(state, card_id)} goes on one recruitment space")
+        raise RuleViolation(
+            _(
+                "%(card)s goes on one recruitment space",
+                card=card_label(state, card_id),
+            )
+        )
     if len(set(spaces)) != len(spaces):
-        raise RuleViolation(f"two recruits cannot share one space ({fmt(spaces[0])})")
+        raise RuleViolation(
+            _("two recruits cannot share one space (%(space)s)", space=fmt(spaces[0]))
+        )
     board = Board(state)
     _check_spaces(state, match, board, player, card, spaces)
     if not placement_ok(state, board, player, card, spaces):
         leader = board.pieces[board.leader_of(player)]["name"]
         raise RuleViolation(
-            f"a player may not end the game against its own Leader (recruiting "
-            f"{card_label(state, card_id)} would encircle {who}'s {leader})"
+            _(
+                "a player may not end the game against its own Leader (recruiting %(card)s "
+                "would encircle %(player)s's %(leader)s)",
+                card=card_label(state, card_id),
+                player=who,
+                leader=named(leader),
+            )
         )
     return card, spaces
 
@@ -1015,13 +1380,24 @@ def _check_spaces(state, match, board, player, card, spaces) -> None:
     for piece, space in zip(card["pieces"], spaces, strict=True):
         if space not in own:
             raise RuleViolation(
-                f"a recruit goes on one of its player's own recruitment spaces ({who}'s "
-                f"{piece['name']} to {fmt(space)})"
+                _(
+                    "a recruit goes on one of its player's own recruitment spaces "
+                    "(%(player)s's %(name)s to %(space)s)",
+                    player=who,
+                    name=named(piece["name"]),
+                    space=fmt(space),
+                )
             )
         if space in board.occupied:
             raise RuleViolation(
-                f"a recruit goes on a free recruitment space ({who}'s {piece['name']} to "
-                f"{fmt(space)}, held by {piece_label(board.pieces[board.occupied[space]])})"
+                _(
+                    "a recruit goes on a free recruitment space (%(player)s's %(name)s to "
+                    "%(space)s, held by %(held)s)",
+                    player=who,
+                    name=named(piece["name"]),
+                    space=fmt(space),
+                    held=piece_label(board.pieces[board.occupied[space]]),
+                )
             )
 
 
@@ -1066,6 +1442,9 @@ def turn_ended(state, event):
     match = in_turn(state, player, "recruitment")
     if can_recruit(state, player):
         raise RuleViolation(
-            f"{player_name(state, player)} still has a recruitment to make this turn"
+            _(
+                "%(player)s still has a recruitment to make this turn",
+                player=player_name(state, player),
+            )
         )
     begin_turn(match, other(state, player), match["turn"] + 1)

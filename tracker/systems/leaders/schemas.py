@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from tracker.dice import Drawn, PlayerByLot
+from tracker.i18n import _
 from tracker.systems.base import EventSchema, IdPattern
 
 MODES = ("standard", "expert")
@@ -28,14 +29,14 @@ ABILITIES = (
     "cub",
     "nemesis",
 )
-IDENT = IdPattern(40, error="use lower-case letters, digits, dashes")
+IDENT = IdPattern(40, error=_("use lower-case letters, digits, dashes"))
 
 
 def Coord(**kwargs):
     """A space as [q, r], two strict integers."""
     return fields.List(
         fields.Integer(strict=True),
-        validate=validate.Length(equal=2, error="a space is [q, r]"),
+        validate=validate.Length(equal=2, error=_("a space is [q, r]")),
         **kwargs,
     )
 
@@ -63,9 +64,9 @@ class ShuffledDeck(Drawn):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
-            raise ValidationError("a shuffled deck is a list of card ids")
+            raise ValidationError(_("a shuffled deck is a list of card ids"))
         if len(set(value)) != len(value):
-            raise ValidationError("a shuffled deck holds each card once")
+            raise ValidationError(_("a shuffled deck holds each card once"))
         return list(value)
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -126,7 +127,7 @@ class Settings(EventSchema):
     def _distinct(self, data, **kwargs):
         ids = [p["id"] for p in data.get("players", [])]
         if len(set(ids)) != len(ids):
-            raise ValidationError("the two players need different ids", "players")
+            raise ValidationError(_("the two players need different ids"), "players")
 
 
 # -- events ---------------------------------------------------------------------------------

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from tracker.errors import InvalidEvent
+from tracker.i18n import _, localised
 from tracker.systems.base import GameSystem, load_json
 
 from . import rules, views, words
+from .names import without_versions
 from .schemas import EVENTS, Settings
 
 
@@ -24,11 +26,13 @@ class LeadersSystem(GameSystem):
         return {p.stem: p for p in sorted((self.content_dir / "boards").glob("*.json"))}
 
     def content_packs(self) -> dict[str, str]:
-        """The board layouts a campaign may be played on."""
-        return {name: load_json(path)["title"] for name, path in self._boards().items()}
+        """The board layouts a campaign may be played on, their titles in each language."""
+        return {name: localised(load_json(path), "title") for name, path in self._boards().items()}
 
     def prepare_settings(self, settings: dict) -> dict:
-        """Copy the chosen board layout (by id, "default" when none) and the characters in."""
+        """Copy the chosen board layout (by id, "default" when none) and the characters in,
+        without their versions per language: those are read from the pack where shown
+        (names.py), so a translation never changes a campaign's first event."""
         settings = dict(settings)
         board = settings.get("board", "default")
         if isinstance(board, str):
@@ -36,12 +40,17 @@ class LeadersSystem(GameSystem):
             if board not in boards:
                 known = ", ".join(boards)
                 raise InvalidEvent(
-                    f"there is no board layout {board!r} (there are: {known})",
-                    {"board": ["unknown board layout"]},
+                    _(
+                        "there is no board layout %(board)s (there are: %(known)s)",
+                        board=repr(board),
+                        known=known,
+                    ),
+                    {"board": [_("unknown board layout")]},
                 )
-            settings["board"] = load_json(boards[board])
+            settings["board"] = without_versions(load_json(boards[board]))
         if "characters" not in settings:
-            settings["characters"] = load_json(self.content_dir / "characters.json")
+            characters = load_json(self.content_dir / "characters.json")
+            settings["characters"] = without_versions(characters)
         return settings
 
     def initial_state(self, settings: dict) -> dict:

@@ -14,21 +14,30 @@ from itertools import permutations
 
 from tracker.errors import NotFound, RuleViolation
 from tracker.events import unrecorded
+from tracker.i18n import _
 
 from . import geometry as geo
 from . import rules
 from . import words as words_
-from .rules import HAND_LIMIT, card_label, hand_size
+from .names import board_title, named
+from .rules import HAND_LIMIT, HOW, MODES, PHASES, ability_title, card_label, hand_size, word
 from .words import ability_help
 
 __all__ = [
     "HAND_LIMIT",
     "ability_help",
+    "ability_title",
     "action_options",
+    "board_title",
     "card_label",
     "card_pieces",
+    "how_word",
+    "mode_word",
+    "named",
+    "phase_word",
     "exile_options",
     "hand_size",
+    "hand_words",
     "leader_options",
     "match_replayed",
     "may_end_turn",
@@ -105,16 +114,31 @@ def _label(state: dict, after: dict, kind: str, data: dict) -> str:
     """The words of an action's button: who acts and where it (or its target) goes."""
     match = after["match"]
     if kind == "CharacterRecruited":
-        words = "Recruit " + words_.recruit_phrase(state, data["card"], data["spaces"])
+        placed = words_.recruit_phrase(state, data["card"], data["spaces"])
+        words = _("Recruit %(placed)s", placed=placed)
     else:
         words = words_.action_phrase(after, kind, data, match["last"]["moves"])
     if match["phase"] == "over":
-        words += f" (takes {rules.player_name(state, match['loser'])}'s Leader)"
-    elif (
-        kind != "CharacterRecruited" and match.get("acted_out") and match["phase"] == "recruitment"
-    ):
-        words += " (the last to act: the action phase ends)"
+        loser = rules.player_name(state, match["loser"])
+        return _("%(action)s (takes %(player)s's Leader)", action=words, player=loser)
+    if kind != "CharacterRecruited" and match.get("acted_out") and match["phase"] == "recruitment":
+        return _("%(action)s (the last to act: the action phase ends)", action=words)
     return words
+
+
+def mode_word(mode: str) -> str:
+    """A match's mode as a word: "standard", "expert"."""
+    return word(MODES, mode)
+
+
+def how_word(how: str) -> str:
+    """How a match was won as a word: "capture", "encirclement"."""
+    return word(HOW, how)
+
+
+def phase_word(phase: str) -> str:
+    """A phase of a match as a word: "action", "recruitment"..."""
+    return word(PHASES, phase)
 
 
 def leader_options(state: dict) -> dict[str, list[dict]]:
@@ -335,6 +359,11 @@ def may_end_turn(state: dict, player: str) -> bool:
     return trial(state, "TurnEnded", {"player": player}) is not None
 
 
+def hand_words(state: dict, cards: list[str]) -> str:
+    """A player's hand: its Leader, then each card recruited."""
+    return rules.listed([rules.ability_title("leader"), *(card_label(state, c) for c in cards)])
+
+
 def card_pieces(state: dict, card_id: str) -> list[dict]:
     """The pieces of a card (two for Hermit and Cub), each with its ability."""
     card = rules.card_index(state).get(card_id)
@@ -353,7 +382,13 @@ def match_replayed(now: dict, match_id: str, latest: int, looked_at: int | None)
     elif under_way and under_way["id"] == match_id:
         first, final, record = under_way["from_version"], latest, None
     else:
-        raise NotFound(f"this campaign has no match {json.dumps(match_id)}")
+        raise NotFound(_("this campaign has no match %(match)s", match=json.dumps(match_id)))
     if looked_at is not None and looked_at < first:
-        raise NotFound(f"match {json.dumps(match_id)} had not begun at event {looked_at}")
+        raise NotFound(
+            _(
+                "match %(match)s had not begun at event %(version)s",
+                match=json.dumps(match_id),
+                version=looked_at,
+            )
+        )
     return {"first": first, "final": final, "finished": record is not None, "record": record}
