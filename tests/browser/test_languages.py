@@ -84,7 +84,9 @@ def reader(browser, server, server_db):
     page.goto(server + "/signup")
     page.fill("input[name=name]", ORGANISER)
     page.fill("input[name=password]", PASSWORD)
-    page.locator("form[action='/signup'] button[type=submit], form[action='/signup'] button").first.click()
+    page.locator(
+        "form[action='/signup'] button[type=submit], form[action='/signup'] button"
+    ).first.click()
     page.wait_for_selector(".flashes")
     copies = []
     lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()
@@ -139,7 +141,9 @@ def english_on(page, english: set[str], names: set[str], tag: str) -> list[str]:
 
 def tag_of(code: str, url: str) -> str:
     parts = urlsplit(url)
-    return code + "-" + re.sub(r"[^a-z0-9]+", "-", (parts.path + "-" + parts.query).lower()).strip("-")
+    return (
+        code + "-" + re.sub(r"[^a-z0-9]+", "-", (parts.path + "-" + parts.query).lower()).strip("-")
+    )
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
