@@ -72,7 +72,7 @@ def test_the_compiled_catalogue_says_what_the_catalogue_says(code):
         if not message.id:
             continue
         if isinstance(message.id, tuple):
-            for n, form in ((1, 0), (2, 1), (5, -1)):
+            for n in (1, 2, 5, 22):
                 got = compiled.ngettext(message.id[0], message.id[1], n)
                 assert got in message.string, (code, message.id, n)
         else:
