@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from tracker.errors import NotFound, RuleViolation
+from tracker.i18n import _
 
 from . import hexes, rules
 from .schemas import EVENTS
@@ -180,7 +181,7 @@ def battle_steps(entries: list, battle_id: str) -> list:
         and entry.event.data.get("battle") == battle_id
     ]
     if battle_id and not steps:
-        raise NotFound(f"this campaign has no battle {json.dumps(battle_id)}")
+        raise NotFound(_("this campaign has no battle %(battle)s", battle=json.dumps(battle_id)))
     return steps
 
 
@@ -188,5 +189,5 @@ def figure_shown(battle: dict | None, piece_id: str) -> str:
     """The figure a battle's page is asked to pick out (`?piece=`, empty for none);
     NotFound when the battle under way has no such figure."""
     if piece_id and (not battle or piece_id not in battle["pieces"]):
-        raise NotFound(f"this battle has no figure {json.dumps(piece_id)}")
+        raise NotFound(_("this battle has no figure %(figure)s", figure=json.dumps(piece_id)))
     return piece_id
