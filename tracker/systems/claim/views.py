@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import json
 
+from markupsafe import escape
+
+from tracker import i18n
 from tracker.errors import NotFound
 from tracker.i18n import _, localised, ngettext
 
@@ -241,3 +244,25 @@ def trick_shown(versions: list[int], number: int, asked: str) -> int:
             )
         )
     return step
+
+
+def faction_name(state: dict, faction_id: str) -> str:
+    """A faction of the campaign's deck by its name, in the reader's language."""
+    return faction_names(state["factions"]).get(faction_id, faction_id)
+
+
+class _Start(str):
+    """The first letters of a name as the reader reads it (a card's corner)."""
+
+    def __new__(cls, words, length: int):
+        start = super().__new__(cls, str(words)[:length])
+        start.words, start.length = words, length
+        return start
+
+    def __html__(self) -> str:
+        return str(escape(i18n.translate(self.words, i18n.reader())[: self.length]))
+
+
+def start(words, length: int) -> str:
+    """The first `length` letters of `words` in the reader's language."""
+    return _Start(words, length)

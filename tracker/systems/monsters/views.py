@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 
+from markupsafe import escape
+
+from tracker import i18n
 from tracker.errors import NotFound, RuleViolation
 from tracker.i18n import _, localised
 
@@ -254,3 +257,25 @@ def round_words(state: dict, result: str, attacker: dict, defender: dict) -> str
     if result == "both-sixes":
         return _("two sixes on both sides: both die")
     return _("a tie: rolled again")
+
+
+class _Mark(str):
+    """A figure's mark on the map, from its name as the reader reads it: "Bea", "Sto2"."""
+
+    def __new__(cls, name):
+        mark = super().__new__(cls, _marked(str(name)))
+        mark.name = name
+        return mark
+
+    def __html__(self) -> str:
+        return str(escape(_marked(i18n.translate(self.name, i18n.reader()))))
+
+
+def _marked(name: str) -> str:
+    words = name.split(" ")
+    return words[0][:3] + (words[-1][:1] if len(words) > 1 else "")
+
+
+def mark(state: dict, piece: dict) -> str:
+    """What a figure's disc on the map shows: the start of its name, and its number."""
+    return _Mark(figure_name(state, piece))
