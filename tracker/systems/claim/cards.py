@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from tracker.i18n import _, localised
 from tracker.systems.base import load_json
 
 CONTENT = Path(__file__).parent / "content"
@@ -35,13 +36,27 @@ def value(card: str) -> int:
     return int(card.rpartition("-")[2])
 
 
-def card_name(card: str | None, names: dict[str, str] | None = None) -> str:
-    """A card in words: "the 7 of Knights"."""
+def card_name(card: str | None, names: dict | None = None, first: bool = False) -> str:
+    """A card in words: "the 7 of Knights" ("The 7 of Knights" `first` in a sentence)."""
     if card is None:
-        return "a hidden card"
-    kind, _, number = card.rpartition("-")
+        return _("A hidden card") if first else _("a hidden card")
+    kind, _dash, number = card.rpartition("-")
     name = (names or {}).get(kind) or kind.capitalize()
-    return f"the {number} of {name}"
+    if first:
+        return _("The %(value)s of %(faction)s", value=number, faction=name)
+    return _("the %(value)s of %(faction)s", value=number, faction=name)
+
+
+def faction_names(factions: list[dict]) -> dict:
+    """Faction id -> its name, in the reader's language where the deck has one."""
+    return {f["id"]: localised(f, "name") for f in factions}
+
+
+def listed(items: list):
+    """Words one after another ("a, b, c"), each still read in the reader's language."""
+    if len(items) == 1:
+        return items[0]
+    return _("%(first)s, %(rest)s", first=items[0], rest=listed(items[1:]))
 
 
 def deck_cards(factions: list[dict]) -> list[str]:
@@ -50,12 +65,36 @@ def deck_cards(factions: list[dict]) -> list[str]:
 
 
 def decks() -> dict[str, str]:
-    """The decks in the content folder: id -> title."""
-    return {path.stem: load_json(path)["title"] for path in sorted(CONTENT.glob("*.json"))}
+    """The decks in the content folder: id -> title (in the reader's language where the
+    deck has one)."""
+    return {
+        path.stem: localised(load_json(path), "title") for path in sorted(CONTENT.glob("*.json"))
+    }
 
 
 def load_deck(deck_id: str) -> dict:
-    return load_json(CONTENT / f"{deck_id}.json")
+    """A deck as a campaign's settings carry it: without its names in other languages,
+    which `with_versions` gives to the state."""
+    deck = load_json(CONTENT / f"{deck_id}.json")
+    deck.pop("i18n", None)
+    deck["factions"] = [{k: v for k, v in f.items() if k != "i18n"} for f in deck["factions"]]
+    return deck
+
+
+def with_versions(factions: list[dict], deck_id: str) -> list[dict]:
+    """`factions` with the deck's names in other languages, for each faction the campaign
+    names as the deck does. They stay out of the settings (the first event, which the log's
+    hashes cover): a campaign keeps its deck as it started and reads in any language the
+    deck speaks now."""
+    path = CONTENT / f"{deck_id}.json"
+    known = {f["id"]: f for f in load_json(path)["factions"]} if path.is_file() else {}
+    out = []
+    for f in factions:
+        found = known.get(f["id"], {})
+        if "i18n" in found and found.get("name") == f["name"] and found.get("one") == f["one"]:
+            f = {**f, "i18n": found["i18n"]}
+        out.append(f)
+    return out
 
 
 def difference(cards: list[str], deck: list[str]) -> str | None:
@@ -66,5 +105,14 @@ def difference(cards: list[str], deck: list[str]) -> str | None:
     words = []
     for card in sorted(set(have) | set(want)):
         if have[card] != want[card]:
-            words.append(f"{card} {have[card]} times (the deck has {want[card]})")
-    return ", ".join(words[:4]) + (" ..." if len(words) > 4 else "")
+            words.append(
+                _(
+                    "%(card)s %(have)s times (the deck has %(want)s)",
+                    card=card,
+                    have=have[card],
+                    want=want[card],
+                )
+            )
+    if len(words) > 4:
+        return _("%(cards)s ...", cards=listed(words[:4]))
+    return listed(words)

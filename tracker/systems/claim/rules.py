@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tracker.errors import RuleViolation
 from tracker.events import Event
+from tracker.i18n import N_, _
 from tracker.systems.base import Handlers
 
 from .cards import (
@@ -17,6 +18,7 @@ from .cards import (
     card_name,
     difference,
     faction,
+    faction_names,
     value,
 )
 
@@ -131,22 +133,40 @@ def _other(state: dict, player: str) -> str:
     return second["id"] if player == first["id"] else first["id"]
 
 
-def _faction_names(state: dict) -> dict[str, str]:
-    return {f["id"]: f["name"] for f in state["factions"]}
+def _faction_names(state: dict) -> dict:
+    return faction_names(state["factions"])
+
+
+#: what a player was about to do when no game is under way for it, in words
+TURNING_UP = N_("turning up a card")
+PLAYING = N_("playing a card")
 
 
 def _game_under_way(state: dict, data: dict, what: str) -> dict:
     """The game in progress, or RuleViolation when there is none or it is another game."""
     game = state["game"]
     if game is None:
-        raise RuleViolation(f"no game has been dealt yet: deal game 1 before {what}")
+        raise RuleViolation(
+            _("no game has been dealt yet: deal game 1 before %(what)s", what=_(what))
+        )
     if game["over"]:
         raise RuleViolation(
-            f"game {game['number']} is over after {2 * state['hand_size']} tricks: "
-            f"deal game {game['number'] + 1} before {what}"
+            _(
+                "game %(game)s is over after %(tricks)s tricks: deal game %(next)s before %(what)s",
+                game=game["number"],
+                tricks=2 * state["hand_size"],
+                next=game["number"] + 1,
+                what=_(what),
+            )
         )
     if data["game"] != game["number"]:
-        raise RuleViolation(f"game {game['number']} is being played, not game {data['game']}")
+        raise RuleViolation(
+            _(
+                "game %(game)s is being played, not game %(asked)s",
+                game=game["number"],
+                asked=data["game"],
+            )
+        )
     return game
 
 
@@ -156,17 +176,33 @@ def game_dealt(state: dict, event: Event) -> None:
     game = state["game"]
     if game is not None and not game["over"]:
         raise RuleViolation(
-            f"game {game['number']} is still being played (trick {game['trick']['number']} of "
-            f"{2 * state['hand_size']}): finish it before dealing another"
+            _(
+                "game %(game)s is still being played (trick %(trick)s of %(tricks)s): finish "
+                "it before dealing another",
+                game=game["number"],
+                trick=game["trick"]["number"],
+                tricks=2 * state["hand_size"],
+            )
         )
     number = game["number"] + 1 if game else 1
     if data["game"] != number:
-        raise RuleViolation(f"the next game to deal is game {number}, not game {data['game']}")
+        raise RuleViolation(
+            _(
+                "the next game to deal is game %(game)s, not game %(asked)s",
+                game=number,
+                asked=data["game"],
+            )
+        )
     ids = [p["id"] for p in state["players"]]
     leader = data["leader"]
     if leader not in ids:
         raise RuleViolation(
-            f"the first leader is one of the players ({' or '.join(ids)}), not {leader!r}"
+            _(
+                "the first leader is one of the players (%(first)s or %(second)s), not %(leader)s",
+                first=ids[0],
+                second=ids[1],
+                leader=repr(leader),
+            )
         )
     deal = data["deal"]
     _check_deal(state, deal, ids)
@@ -197,24 +233,45 @@ def _check_deal(state: dict, deal: dict, ids: list[str]) -> None:
     """A deal gives each player a hand and leaves the rest as the deck, every card once."""
     hands = deal["hands"]
     if sorted(hands) != sorted(ids):
+        given = ", ".join(sorted(hands))
         raise RuleViolation(
-            f"a deal gives one hand to each player ({' and '.join(ids)}), "
-            f"not to {', '.join(sorted(hands)) or 'nobody'}"
+            _(
+                "a deal gives one hand to each player (%(first)s and %(second)s), not to %(given)s",
+                first=ids[0],
+                second=ids[1],
+                given=given,
+            )
+            if given
+            else _(
+                "a deal gives one hand to each player (%(first)s and %(second)s), not to nobody",
+                first=ids[0],
+                second=ids[1],
+            )
         )
     size = state["hand_size"]
     for player in ids:
         if len(hands[player]) != size:
             raise RuleViolation(
-                f"each player is dealt {size} cards ({_name(state, player)} was dealt "
-                f"{len(hands[player])})"
+                _(
+                    "each player is dealt %(size)s cards (%(player)s was dealt %(dealt)s)",
+                    size=size,
+                    player=_name(state, player),
+                    dealt=len(hands[player]),
+                )
             )
     if len(deal["stock"]) != 2 * size:
         raise RuleViolation(
-            f"the deck left after the deal holds {2 * size} cards, not {len(deal['stock'])}"
+            _(
+                "the deck left after the deal holds %(size)s cards, not %(stock)s",
+                size=2 * size,
+                stock=len(deal["stock"]),
+            )
         )
     wrong = difference(hands[ids[0]] + hands[ids[1]] + deal["stock"], state["deck"])
     if wrong:
-        raise RuleViolation(f"a deal uses every card of the deck exactly once (it has {wrong})")
+        raise RuleViolation(
+            _("a deal uses every card of the deck exactly once (it has %(wrong)s)", wrong=wrong)
+        )
 
 
 def _new_trick(number: int, phase: int, leader: str) -> dict:
@@ -224,21 +281,36 @@ def _new_trick(number: int, phase: int, leader: str) -> dict:
 @handlers.on("CardTurnedUp")
 def card_turned_up(state: dict, event: Event) -> None:
     data, version = event.data, event.version
-    game = _game_under_way(state, data, "turning up a card")
+    game = _game_under_way(state, data, TURNING_UP)
     trick = game["trick"]
     if game["phase"] != 1:
-        raise RuleViolation(f"nothing is turned up in phase two (trick {trick['number']})")
+        raise RuleViolation(
+            _("nothing is turned up in phase two (trick %(trick)s)", trick=trick["number"])
+        )
     if trick["turned_up"] is not None:
         names = _faction_names(state)
         raise RuleViolation(
-            f"a card is already turned up for trick {trick['number']} "
-            f"({card_name(trick['turned_up'], names)})"
+            _(
+                "a card is already turned up for trick %(trick)s (%(card)s)",
+                trick=trick["number"],
+                card=card_name(trick["turned_up"], names),
+            )
         )
     card = data["card"]
     if card is None or card != game["stock"][0]:
         raise RuleViolation(
-            f"the turned-up card is the top card of the deck, and {card or 'nothing'} is not "
-            f"(trick {trick['number']})"
+            _(
+                "the turned-up card is the top card of the deck, and %(card)s is not "
+                "(trick %(trick)s)",
+                card=card,
+                trick=trick["number"],
+            )
+            if card
+            else _(
+                "the turned-up card is the top card of the deck, and nothing is not "
+                "(trick %(trick)s)",
+                trick=trick["number"],
+            )
         )
     trick["turned_up"] = game["stock"].pop(0)
     game["awaiting"], game["turn"] = "lead", trick["leader"]
@@ -249,44 +321,72 @@ def card_turned_up(state: dict, event: Event) -> None:
 @handlers.on("CardPlayed")
 def card_played(state: dict, event: Event) -> None:
     data, version = event.data, event.version
-    game = _game_under_way(state, data, "playing a card")
+    game = _game_under_way(state, data, PLAYING)
     player, card = data["player"], data["card"]
     ids = [p["id"] for p in state["players"]]
     if player not in ids:
-        raise RuleViolation(f"{player!r} is not a player of this campaign ({' or '.join(ids)})")
+        raise RuleViolation(
+            _(
+                "%(player)s is not a player of this campaign (%(first)s or %(second)s)",
+                player=repr(player),
+                first=ids[0],
+                second=ids[1],
+            )
+        )
     trick = game["trick"]
     names = _faction_names(state)
     if game["phase"] == 1 and trick["turned_up"] is None:
         raise RuleViolation(
-            f"a card is turned up before the leader plays (trick {trick['number']}: "
-            f"{_name(state, player)} played {card_name(card, names)} too soon)"
+            _(
+                "a card is turned up before the leader plays (trick %(trick)s: %(player)s "
+                "played %(card)s too soon)",
+                trick=trick["number"],
+                player=_name(state, player),
+                card=card_name(card, names),
+            )
         )
     leading = not trick["cards"]
     due = trick["leader"] if leading else _other(state, trick["leader"])
     if player != due:
-        role = "lead" if leading else "follow in"
+        turn = (
+            N_("it is %(due)s's turn to lead trick %(trick)s, not %(player)s's")
+            if leading
+            else N_("it is %(due)s's turn to follow in trick %(trick)s, not %(player)s's")
+        )
         raise RuleViolation(
-            f"it is {_name(state, due)}'s turn to {role} trick {trick['number']}, "
-            f"not {_name(state, player)}'s"
+            _(turn, due=_name(state, due), trick=trick["number"], player=_name(state, player))
         )
     hand = game["hands"][player]
     if card not in hand:
-        where = "hand" if game["phase"] == 1 else "hand (the followers won in phase one)"
-        raise RuleViolation(
-            f"{_name(state, player)} does not hold {card_name(card, names)} in {where}"
+        holds = (
+            N_("%(player)s does not hold %(card)s in hand")
+            if game["phase"] == 1
+            else N_("%(player)s does not hold %(card)s in hand (the followers won in phase one)")
         )
+        raise RuleViolation(_(holds, player=_name(state, player), card=card_name(card, names)))
     if not leading:
         lead = trick["cards"][0]["card"]
         if not may_follow(hand, lead, card):
-            led = names.get(faction(lead), faction(lead))
-            rule = (
-                "a Doppelganger led must be followed by a Doppelganger while you hold one"
-                if faction(lead) == DOPPELGANGERS
-                else f"a player holding {led} must follow {led} or play a Doppelganger"
-            )
+            params = {
+                "player": _name(state, player),
+                "card": card_name(card, names),
+                "lead": card_name(lead, names),
+            }
+            if faction(lead) == DOPPELGANGERS:
+                raise RuleViolation(
+                    _(
+                        "a Doppelganger led must be followed by a Doppelganger while you hold "
+                        "one (%(player)s played %(card)s on %(lead)s)",
+                        **params,
+                    )
+                )
             raise RuleViolation(
-                f"{rule} ({_name(state, player)} played {card_name(card, names)} on "
-                f"{card_name(lead, names)})"
+                _(
+                    "a player holding %(led)s must follow %(led)s or play a Doppelganger "
+                    "(%(player)s played %(card)s on %(lead)s)",
+                    led=names.get(faction(lead), faction(lead)),
+                    **params,
+                )
             )
 
     hand.remove(card)

@@ -7,22 +7,28 @@ import re
 from marshmallow import Schema, ValidationError, fields, validate
 
 from tracker.dice import Drawn, PlayerByLot
+from tracker.i18n import N_, _
 from tracker.systems.base import EventSchema, IdPattern
 
 from .cards import CARD
 
-_card = validate.Regexp(CARD, error="a card is written faction-value, such as knights-7")
+_card = validate.Regexp(CARD, error=_("a card is written faction-value, such as knights-7"))
 
 
 def _check_card(value) -> str:
     if not isinstance(value, str) or not CARD.match(value):
-        raise ValidationError(f"a card is written faction-value, such as knights-7, not {value!r}")
+        raise ValidationError(
+            _(
+                "a card is written faction-value, such as knights-7, not %(card)s",
+                card=repr(value),
+            )
+        )
     return value
 
 
 def _check_cards(value, what: str) -> list[str]:
     if not isinstance(value, list):
-        raise ValidationError(f"{what} is a list of cards")
+        raise ValidationError(_("%(what)s is a list of cards", what=what))
     return [_check_card(card) for card in value]
 
 
@@ -46,7 +52,7 @@ class ShuffledDeal(Drawn):
     stock as it lies, top card first.
     """
 
-    label = "shuffled deck"
+    label = N_("shuffled deck")
     typed_in = _TypedDeal
 
     def from_typed(self, boxes):
@@ -71,13 +77,16 @@ class ShuffledDeal(Drawn):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, dict) or set(value) != {"hands", "stock"}:
-            raise ValidationError('a deal is {"hands": {player: [cards]}, "stock": [cards]}')
+            raise ValidationError(_('a deal is {"hands": {player: [cards]}, "stock": [cards]}'))
         hands = value["hands"]
         if not isinstance(hands, dict):
-            raise ValidationError("the hands of a deal are {player: [cards]}")
+            raise ValidationError(_("the hands of a deal are {player: [cards]}"))
         return {
-            "hands": {str(p): _check_cards(h, f"the hand of {p}") for p, h in hands.items()},
-            "stock": _check_cards(value["stock"], "the stock"),
+            "hands": {
+                str(p): _check_cards(h, _("the hand of %(player)s", player=p))
+                for p, h in hands.items()
+            },
+            "stock": _check_cards(value["stock"], _("the stock")),
         }
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -91,7 +100,7 @@ class TopCard(Drawn):
     recorded from a physical deck) is checked against the stock by the fold.
     """
 
-    label = "turned-up card"
+    label = N_("turned-up card")
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
@@ -114,7 +123,7 @@ class TopCard(Drawn):
 class PlayerSchema(EventSchema):
     id = fields.Str(
         required=True,
-        validate=IdPattern(40, error="a player id is lower-case letters, digits, -"),
+        validate=IdPattern(40, error=_("a player id is lower-case letters, digits, -")),
     )
     name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
 
@@ -130,7 +139,7 @@ class SettingsSchema(EventSchema):
     players = fields.List(
         fields.Nested(PlayerSchema),
         required=True,
-        validate=validate.Length(equal=2, error="Claim is played by exactly 2 players"),
+        validate=validate.Length(equal=2, error=_("Claim is played by exactly 2 players")),
     )
     deck = fields.Str(load_default="standard")
     title = fields.Str()
@@ -140,7 +149,7 @@ class SettingsSchema(EventSchema):
 
 class GameDealt(EventSchema):
     game = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
-    leader = PlayerByLot("first leader")
+    leader = PlayerByLot(N_("first leader"))
     deal = ShuffledDeal()
 
 

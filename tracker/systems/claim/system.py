@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
+from tracker.i18n import N_, _
 from tracker.systems.base import GameSystem
 
 from . import rules, views, words
-from .cards import FACTIONS, deck_cards, decks, load_deck
+from .cards import FACTIONS, deck_cards, decks, load_deck, with_versions
 from .schemas import EVENTS, SettingsSchema
 
 
 class ClaimSystem(GameSystem):
     name = "claim"
-    title = "Claim"
+    title = N_("Claim")
     events = EVENTS
     settings_schema = SettingsSchema
     side_field = "player"
@@ -39,8 +40,12 @@ class ClaimSystem(GameSystem):
         if deck_id not in packs:
             known = ", ".join(packs)
             raise InvalidEvent(
-                f"settings: there is no deck {deck_id!r} (there are: {known})",
-                {"deck": [f"unknown deck {deck_id!r}"]},
+                _(
+                    "settings: there is no deck %(deck)s (there are: %(known)s)",
+                    deck=repr(deck_id),
+                    known=known,
+                ),
+                {"deck": [_("unknown deck %(deck)s", deck=repr(deck_id))]},
             )
         deck = load_deck(deck_id)
         return {
@@ -57,26 +62,41 @@ class ClaimSystem(GameSystem):
         players = [{"id": p["id"], "name": p["name"]} for p in settings["players"]]
         if players[0]["id"] == players[1]["id"]:
             raise RuleViolation(
-                f"the two players need different ids (both are {players[0]['id']!r})"
+                _(
+                    "the two players need different ids (both are %(player)s)",
+                    player=repr(players[0]["id"]),
+                )
             )
         factions = settings.get("factions")
         size = settings.get("hand_size")
         if not factions or not size:
-            raise RuleViolation("a campaign of Claim needs a deck (factions and hand size)")
+            raise RuleViolation(_("a campaign of Claim needs a deck (factions and hand size)"))
         unknown = [f["id"] for f in factions if f["id"] not in FACTIONS]
         if unknown:
             raise RuleViolation(
-                f"the rules know the factions {', '.join(FACTIONS)}, not {', '.join(unknown)}"
+                _(
+                    "the rules know the factions %(known)s, not %(unknown)s",
+                    known=", ".join(FACTIONS),
+                    unknown=", ".join(unknown),
+                )
             )
         deck = deck_cards(factions)
         if len(deck) != 4 * size:
             raise RuleViolation(
-                f"a deck holds four times a hand ({4 * size} cards for hands of {size}), "
-                f"not {len(deck)}"
+                _(
+                    "a deck holds four times a hand (%(cards)s cards for hands of %(size)s), "
+                    "not %(deck)s",
+                    cards=4 * size,
+                    size=size,
+                    deck=len(deck),
+                )
             )
         return {
             "players": players,
-            "factions": [{"id": f["id"], "name": f["name"], "one": f["one"]} for f in factions],
+            "factions": with_versions(
+                [{"id": f["id"], "name": f["name"], "one": f["one"]} for f in factions],
+                settings.get("deck", "standard"),
+            ),
             "deck": deck,
             "hand_size": size,
             "standings": {

@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import json
 
+from markupsafe import escape
+
+from tracker import i18n
 from tracker.errors import NotFound
+from tracker.i18n import _, localised, ngettext
 
 from . import rules
-from .cards import DOPPELGANGERS, faction, value
+from .cards import DOPPELGANGERS, card_name, faction, faction_names, value
 
 
 def visible_state(state: dict, player: str | None) -> dict:
@@ -91,11 +95,13 @@ def visible_event_data(
     if game is None or game["over"] or game["number"] != data.get("game"):
         return data
     hands = data["deal"].get("hands", {})
-    shown = {
-        p: (cards if p == viewer else f"{len(cards)} cards, hidden") for p, cards in hands.items()
-    }
+    shown = {p: (cards if p == viewer else _hidden(cards)) for p, cards in hands.items()}
     stock = data["deal"].get("stock", [])
-    return {**data, "deal": {"hands": shown, "stock": f"{len(stock)} cards, hidden"}}
+    return {**data, "deal": {"hands": shown, "stock": _hidden(stock)}}
+
+
+def _hidden(cards: list) -> str:
+    return ngettext("%(num)d card, hidden", "%(num)d cards, hidden", len(cards))
 
 
 # -- what the pages offer ------------------------------------------------------------------
@@ -115,18 +121,21 @@ def play_hint(state: dict, player: str) -> str | None:
     if not game or game["over"] or game["turn"] != player:
         return None
     if game["awaiting"] == "lead":
-        return "lead any card of your hand"
+        return _("lead any card of your hand")
     if game["awaiting"] != "follow":
         return None
-    names = {f["id"]: f["name"] for f in state["factions"]}
+    names = faction_names(state["factions"])
     lead = game["trick"]["cards"][0]["card"]
     led = faction(lead)
     if not any(faction(card) == led for card in game["hands"][player]):
-        return f"you hold no {names.get(led, led)}: play any card"
+        return _("you hold no %(faction)s: play any card", faction=names.get(led, led))
     if led == DOPPELGANGERS:
-        return "a Doppelganger was led: follow with a Doppelganger"
-    doppel = names.get(DOPPELGANGERS, DOPPELGANGERS)
-    return f"follow {names.get(led, led)}, or play one of your {doppel}"
+        return _("a Doppelganger was led: follow with a Doppelganger")
+    return _(
+        "follow %(faction)s, or play one of your %(doppelgangers)s",
+        faction=names.get(led, led),
+        doppelgangers=names.get(DOPPELGANGERS, DOPPELGANGERS),
+    )
 
 
 def face(state: dict, card: str | None) -> dict:
@@ -141,18 +150,18 @@ def face(state: dict, card: str | None) -> dict:
             "name": "",
             "one": "",
             "value": None,
-            "words": "a hidden card",
+            "words": card_name(None),
         }
     kind = faction(card)
     known = {f["id"]: f for f in state["factions"]}.get(kind, {})
-    name = known.get("name", kind.capitalize())
+    name = localised(known, "name") if known else kind.capitalize()
     return {
         "card": card,
         "faction": kind,
         "name": name,
-        "one": known.get("one", name),
+        "one": localised(known, "one") if known else name,
         "value": value(card),
-        "words": f"the {value(card)} of {name}",
+        "words": card_name(card, {kind: name}),
     }
 
 
@@ -165,7 +174,7 @@ def by_faction(state: dict, cards: list[str]) -> list[dict]:
     for known in state["factions"]:
         mine = sorted((c for c in cards if faction(c) == known["id"]), key=value)
         if mine:
-            groups.append({"faction": known["id"], "name": known["name"], "cards": mine})
+            groups.append({"faction": known["id"], "name": localised(known, "name"), "cards": mine})
     return groups
 
 
@@ -187,7 +196,7 @@ def seat_shown(names: dict, player: str) -> str:
     """The seat a page is asked to show (`?player=`, empty for an onlooker); NotFound when
     the campaign has no such player."""
     if player and player not in names:
-        raise NotFound(f"this campaign has no player {json.dumps(player)}")
+        raise NotFound(_("this campaign has no player %(player)s", player=json.dumps(player)))
     return player
 
 
@@ -199,7 +208,7 @@ def game_shown(pub: dict, asked: str) -> dict:
     game = pub["game"]
     playing = game if game and not game["over"] and game["number"] == number else None
     if not found and not playing:
-        raise NotFound(f"this campaign has no game {json.dumps(asked)}")
+        raise NotFound(_("this campaign has no game %(game)s", game=json.dumps(asked)))
     return {"number": number, "summary": found[0] if found else None, "playing": playing}
 
 
@@ -209,11 +218,16 @@ def finished_game(pub: dict, asked: str) -> dict:
     number = _number(asked)
     game = pub["game"]
     if game and not game["over"] and game["number"] == number:
-        raise NotFound(f"game {number} is still being played: its replay opens when it is over")
+        raise NotFound(
+            _(
+                "game %(game)s is still being played: its replay opens when it is over",
+                game=number,
+            )
+        )
     for summary in pub["games"]:
         if summary["number"] == number:
             return summary
-    raise NotFound(f"this campaign has no finished game {json.dumps(asked)}")
+    raise NotFound(_("this campaign has no finished game %(game)s", game=json.dumps(asked)))
 
 
 def trick_shown(versions: list[int], number: int, asked: str) -> int:
@@ -222,7 +236,33 @@ def trick_shown(versions: list[int], number: int, asked: str) -> int:
     step = int(asked) if asked.isdecimal() else -1
     if not 0 <= step <= len(versions):
         raise NotFound(
-            f"game {number} has tricks 1 to {len(versions)} (0 is the deal), "
-            f"not {json.dumps(asked)}"
+            _(
+                "game %(game)s has tricks 1 to %(last)s (0 is the deal), not %(asked)s",
+                game=number,
+                last=len(versions),
+                asked=json.dumps(asked),
+            )
         )
     return step
+
+
+def faction_name(state: dict, faction_id: str) -> str:
+    """A faction of the campaign's deck by its name, in the reader's language."""
+    return faction_names(state["factions"]).get(faction_id, faction_id)
+
+
+class _Start(str):
+    """The first letters of a name as the reader reads it (a card's corner)."""
+
+    def __new__(cls, words, length: int):
+        start = super().__new__(cls, str(words)[:length])
+        start.words, start.length = words, length
+        return start
+
+    def __html__(self) -> str:
+        return str(escape(i18n.translate(self.words, i18n.reader())[: self.length]))
+
+
+def start(words, length: int) -> str:
+    """The first `length` letters of `words` in the reader's language."""
+    return _Start(words, length)

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import re
 
+from tracker.i18n import N_, _
+
 PAIR = re.compile(r"(-?\d+)\s*,\s*(-?\d+)")
-SPACE_HELP = "a space is written q,r (for example 3,2)"
-PATH_HELP = "a path is the spaces it enters, q,r one after another (for example 3,2 3,3 3,4)"
-ROUNDS_HELP = (
+SPACE_HELP = N_("a space is written q,r (for example 3,2)")
+PATH_HELP = N_("a path is the spaces it enters, q,r one after another (for example 3,2 3,3 3,4)")
+ROUNDS_HELP = N_(
     "type each round as the attacker's dice / the defender's dice, rounds separated by ; "
     "(for example 4 / 5, or 1 / 6 3; 4 / 5 for a tie rolled again)"
 )
@@ -27,7 +29,9 @@ def space(text: str) -> list[int]:
     """ "3,2", "(3, 2)" or "3 2" as [3, 2]; ValueError in words otherwise."""
     match = re.fullmatch(r"\s*\(?\s*(-?\d+)\s*[,\s]\s*(-?\d+)\s*\)?\s*", text)
     if not match:
-        raise ValueError(f"{SPACE_HELP}, not {text.strip()!r}")
+        raise ValueError(
+            _("a space is written q,r (for example 3,2), not %(text)s", text=repr(text.strip()))
+        )
     return [int(match.group(1)), int(match.group(2))]
 
 
@@ -36,7 +40,13 @@ def path(text: str) -> list[list[int]]:
     pairs = [[int(q), int(r)] for q, r in PAIR.findall(text)]
     rest = PAIR.sub(" ", text)
     if not pairs or not re.fullmatch(r"[\s;()\[\]>→-]*", rest):
-        raise ValueError(f"{PATH_HELP}, not {text.strip()!r}")
+        raise ValueError(
+            _(
+                "a path is the spaces it enters, q,r one after another (for example 3,2 3,3 "
+                "3,4), not %(text)s",
+                text=repr(text.strip()),
+            )
+        )
     return pairs
 
 
@@ -48,26 +58,26 @@ def rounds(text: str) -> list[dict]:
             continue
         sides = part.split("/")
         if len(sides) != 2:
-            raise ValueError(ROUNDS_HELP)
+            raise ValueError(_(ROUNDS_HELP))
         rolled = []
         for side in sides:
             digits = re.sub(r"[\s,+]+", " ", side).split()
             if len(digits) == 1 and re.fullmatch(r"\d{2}", digits[0]):
                 digits = list(digits[0])  # "63": a six and its extra die
             if not digits or not all(d.isdigit() for d in digits):
-                raise ValueError(ROUNDS_HELP)
+                raise ValueError(_(ROUNDS_HELP))
             rolled.append([int(d) for d in digits])
         out.append({"attacker": rolled[0], "defender": rolled[1]})
     if not out:
-        raise ValueError(ROUNDS_HELP)
+        raise ValueError(_(ROUNDS_HELP))
     return out
 
 
-FIGURES_HELP = (
+FIGURES_HELP = N_(
     "type one figure a line: id, name, movement (walker, runner or flier), then its strength "
     "for each number of lives left, from the most (for example: troll, Troll, walker, 8 6 4)"
 )
-MAP_HELP = (
+MAP_HELP = N_(
     "type the map's id and name on the first line (for example: high-pass, High Pass), then "
     "its rows of spaces"
 )
@@ -83,7 +93,14 @@ def figures(text: str) -> dict[str, dict]:
         parts = [part.strip() for part in line.split(",")]
         strengths = parts[3].split() if len(parts) == 4 else []
         if not strengths or not all(re.fullmatch(r"\d{1,2}", s) for s in strengths):
-            raise ValueError(f"line {number}: {FIGURES_HELP}")
+            raise ValueError(
+                _(
+                    "line %(line)s: type one figure a line: id, name, movement (walker, runner "
+                    "or flier), then its strength for each number of lives left, from the most "
+                    "(for example: troll, Troll, walker, 8 6 4)",
+                    line=number,
+                )
+            )
         lives = len(strengths)
         out[parts[0]] = {
             "name": parts[1],
@@ -105,5 +122,5 @@ def game_map(text: str) -> dict[str, dict]:
     head = [part.strip() for part in lines[0].split(",", 1)]
     rows = [line for line in lines[1:] if line.strip()]
     if len(head) != 2 or not all(head) or not rows:
-        raise ValueError(MAP_HELP)
+        raise ValueError(_(MAP_HELP))
     return {head[0]: {"name": head[1], "rows": rows}}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tracker.i18n import N_, _
+
 #: axial offsets of the six neighbours of a space
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
@@ -16,6 +18,15 @@ LETTERS = {
     "B": "castle",
 }
 TERRAINS = ("plain", "forest", "mountains", "water", "bridge", "castle")
+#: each terrain in the players' words
+TERRAIN_WORDS = {
+    "plain": N_("plain"),
+    "forest": N_("forest"),
+    "mountains": N_("mountains"),
+    "water": N_("water"),
+    "bridge": N_("bridge"),
+    "castle": N_("castle"),
+}
 
 
 def key(q: int, r: int) -> str:
@@ -66,19 +77,27 @@ def parse_rows(rows: list[str]) -> tuple[dict[str, str], dict[str, str]]:
                 continue
             if letter not in LETTERS:
                 raise ValueError(
-                    f"row {r + 1} holds {letter!r}; a space is one of "
-                    + " ".join(sorted(LETTERS))
-                    + " or - for none"
+                    _(
+                        "row %(row)s holds %(letter)s; a space is one of %(letters)s or - for none",
+                        row=r + 1,
+                        letter=repr(letter),
+                        letters=" ".join(sorted(LETTERS)),
+                    )
                 )
             space = key(col - (r - (r & 1)) // 2, r)
             spaces[space] = LETTERS[letter]
             if letter in "AB":
                 if letter in castles:
-                    raise ValueError(f"a map has one castle {letter}, this one has more")
+                    raise ValueError(
+                        _("a map has one castle %(letter)s, this one has more", letter=letter)
+                    )
                 castles[letter] = space
     for letter in "AB":
         if letter not in castles:
-            raise ValueError(
-                f"a map needs castle {letter} (the {'first' if letter == 'A' else 'second'} player's)"
+            needs = (
+                N_("a map needs castle %(letter)s (the first player's)")
+                if letter == "A"
+                else N_("a map needs castle %(letter)s (the second player's)")
             )
+            raise ValueError(_(needs, letter=letter))
     return spaces, castles

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from tracker.i18n import N_, _, ngettext
 from tracker.systems.base import EventSchema, IdPattern, load_json
 
 from . import hexes
@@ -13,7 +16,7 @@ MOVEMENTS = ("walker", "runner", "flier")
 
 #: content pack id -> title; a pack is the maps.json and figures.json of content/
 PACKS = {
-    "standard": "The two sample maps and the figures the source names, with a Stone Giant",
+    "standard": N_("The two sample maps and the figures the source names, with a Stone Giant"),
 }
 
 
@@ -37,9 +40,12 @@ class FigureSchema(EventSchema):
         wanted = {str(n) for n in range(1, data["lives"] + 1)}
         if set(data["strength"]) != wanted:
             raise ValidationError(
-                f"a figure with {data['lives']} lives has a strength for each of "
-                + ", ".join(sorted(wanted))
-                + " lives left",
+                ngettext(
+                    "a figure with %(num)d life has a strength for each of %(lives)s lives left",
+                    "a figure with %(num)d lives has a strength for each of %(lives)s lives left",
+                    data["lives"],
+                    lives=", ".join(sorted(wanted)),
+                ),
                 "strength",
             )
         # the source: "if it is wounded, it has less strength"
@@ -48,15 +54,21 @@ class FigureSchema(EventSchema):
             fewer = more - 1
             if data["strength"][str(fewer)] >= data["strength"][str(more)]:
                 raise ValidationError(
-                    f"a wounded figure has less strength ({data['name']}: "
-                    f"{data['strength'][str(fewer)]} with {_lives(fewer)} left is not less "
-                    f"than {data['strength'][str(more)]} with {_lives(more)})",
+                    _(
+                        "a wounded figure has less strength (%(figure)s: %(weaker)s with "
+                        "%(fewer)s left is not less than %(stronger)s with %(more)s)",
+                        figure=data["name"],
+                        weaker=data["strength"][str(fewer)],
+                        fewer=_lives(fewer),
+                        stronger=data["strength"][str(more)],
+                        more=_lives(more),
+                    ),
                     "strength",
                 )
 
 
 def _lives(n: int) -> str:
-    return f"{n} life" if n == 1 else f"{n} lives"
+    return ngettext("%(num)d life", "%(num)d lives", n)
 
 
 class MapSchema(EventSchema):
@@ -72,7 +84,7 @@ class MapSchema(EventSchema):
         try:
             hexes.parse_rows(data["rows"])
         except ValueError as err:
-            raise ValidationError(str(err), "rows") from None
+            raise ValidationError(err.args[0], "rows") from None
 
 
 class SettingsSchema(EventSchema):
@@ -101,16 +113,51 @@ class SettingsSchema(EventSchema):
     def _two_players(self, data, **kwargs):
         ids = [p["id"] for p in data["players"]]
         if len(set(ids)) != len(ids):
-            raise ValidationError("the two players have different ids", "players")
+            raise ValidationError(_("the two players have different ids"), "players")
 
 
 def load_pack(content_dir, pack: str) -> dict:
-    """The maps and figures of a content pack, read from the content files.
+    """The maps and figures of a content pack, read from the content files, without their
+    names in other languages (`versions` gives those).
 
     There is one pack today; users add maps and figures to those files, or give their own
     `maps` and `figures` in a campaign's settings.
     """
+    read = _read(content_dir, pack)
+    return {
+        key: {eid: {k: v for k, v in entry.items() if k != "i18n"} for eid, entry in found.items()}
+        for key, found in read.items()
+    }
+
+
+@functools.cache
+def _read(content_dir, pack: str) -> dict:
     return {
         "maps": load_json(content_dir / "maps.json"),
         "figures": load_json(content_dir / "figures.json"),
     }
+
+
+def with_versions(state: dict, content_dir, pack: str) -> dict:
+    """`state` with the pack's names in other languages beside the names the campaign carries.
+
+    The names in other languages stay out of the settings (the first event, which the log's
+    hashes cover): a campaign keeps its content as it started, and reads in any language the
+    pack speaks now. An entry the campaign renamed keeps its own name in every language.
+    """
+    read = _read(content_dir, pack) if pack in PACKS else {}
+    out = dict(state)
+    for key in ("maps", "figures"):
+        known = read.get(key, {})
+        out[key] = {
+            eid: (
+                {**entry, "i18n": known[eid]["i18n"]}
+                if isinstance(entry, dict)
+                and eid in known
+                and "i18n" in known[eid]
+                and known[eid].get("name") == entry.get("name")
+                else entry
+            )
+            for eid, entry in state[key].items()
+        }
+    return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tracker.errors import RuleViolation
 from tracker.events import Event
+from tracker.i18n import N_, _, localised
 from tracker.systems.base import Handlers
 
 from . import hexes
@@ -21,6 +22,23 @@ STEPS = {"walker": 3, "runner": 5}
 #: what a defender's ground adds to its total (a castle counts +3 whatever it stands on)
 GROUND = {"castle": 3, "mountains": 3, "forest": 1}
 REASONS = ("king-killed", "castle-taken", "both-kings-fell", "conceded")
+#: the words of each way a battle ends, as the pages list them
+REASON_WORDS = {
+    "king-killed": N_("king killed"),
+    "castle-taken": N_("castle taken"),
+    "both-kings-fell": N_("both kings fell"),
+    "conceded": N_("conceded"),
+}
+#: how each kind of figure moves, in the players' words
+MOVEMENT_WORDS = {"walker": N_("walker"), "runner": N_("runner"), "flier": N_("flier")}
+#: a battle's phases, as the pages name them
+PHASE_WORDS = {
+    "choosing": N_("choosing"),
+    "placing": N_("placing"),
+    "fighting": N_("fighting"),
+    "decided": N_("decided"),
+    "ended": N_("ended"),
+}
 
 
 # -- the state ---------------------------------------------------------------------------------
@@ -50,7 +68,40 @@ def other(state: dict, side: str) -> str:
 
 def who(state: dict, piece: dict) -> str:
     """A figure as players name it: Alice's Bear."""
-    return f"{state['sides'][piece['side']]}'s {piece['name']}"
+    return _(
+        "%(player)s's %(figure)s",
+        player=state["sides"][piece["side"]],
+        figure=figure_name(state, piece),
+    )
+
+
+def figure_name(state: dict, piece: dict) -> str:
+    """A figure's name in the reader's language where its content has one: "Bear", and the
+    second of a kind "Bear 2" (the state keeps the name it was given, in the pack's words)."""
+    figure = state["figures"].get(piece["kind"]) or {}
+    default = figure.get("name")
+    if default is None or not piece["name"].startswith(default):
+        return piece["name"]
+    number = piece["name"][len(default) :].strip()
+    name = localised(figure, "name")
+    if not number:
+        return name
+    if not number.isdigit():
+        return piece["name"]
+    return _("%(figure)s %(number)s", figure=name, number=number)
+
+
+def map_name(state: dict, battle: dict) -> str:
+    """The name of a battle's map in the reader's language where its content has one."""
+    chosen = state["maps"].get(battle["map"]) or {}
+    if chosen.get("name") != battle["map_name"]:
+        return battle["map_name"]
+    return localised(chosen, "name")
+
+
+def movement(word: str) -> str:
+    """A kind of movement (walker, runner, flier) in the reader's words."""
+    return _(MOVEMENT_WORDS[word]) if word in MOVEMENT_WORDS else word
 
 
 def strength(state: dict, piece: dict) -> int:
@@ -85,16 +136,28 @@ def may_refuse(battle: dict, flier: dict) -> bool:
 def _battle(state: dict, data: dict) -> dict:
     battle = state["battle"]
     if battle is None or battle["phase"] == "ended":
-        raise RuleViolation("no battle is under way: begin one first")
+        raise RuleViolation(_("no battle is under way: begin one first"))
     if data["battle"] != battle["id"]:
-        raise RuleViolation(f"the battle under way is {battle['id']}, not {data['battle']}")
+        raise RuleViolation(
+            _(
+                "the battle under way is %(battle)s, not %(asked)s",
+                battle=battle["id"],
+                asked=data["battle"],
+            )
+        )
     return battle
 
 
 def _piece(battle: dict, piece_id: str) -> dict:
     piece = battle["pieces"].get(piece_id)
     if piece is None:
-        raise RuleViolation(f"there is no figure {piece_id!r} in battle {battle['id']}")
+        raise RuleViolation(
+            _(
+                "there is no figure %(figure)s in battle %(battle)s",
+                figure=repr(piece_id),
+                battle=battle["id"],
+            )
+        )
     return piece
 
 
@@ -102,23 +165,32 @@ def _on_board(state: dict, battle: dict, piece_id: str) -> dict:
     piece = _piece(battle, piece_id)
     if piece["pos"] is None:
         if piece["lives"] == 0:
-            raise RuleViolation(f"{who(state, piece)} was killed and has left the battle")
-        raise RuleViolation(f"{who(state, piece)} is not on the board yet")
+            raise RuleViolation(
+                _("%(figure)s was killed and has left the battle", figure=who(state, piece))
+            )
+        raise RuleViolation(_("%(figure)s is not on the board yet", figure=who(state, piece)))
     return piece
 
 
 def _fighting(state: dict, battle: dict) -> None:
     phase = battle["phase"]
     if phase == "choosing":
-        raise RuleViolation("the figures are chosen and placed before the first move")
+        raise RuleViolation(_("the figures are chosen and placed before the first move"))
     if phase == "placing":
         missing = [p for p in battle["pieces"].values() if p["pos"] is None]
         raise RuleViolation(
-            f"every figure is placed before the first move ({who(state, missing[0])} is not)"
+            _(
+                "every figure is placed before the first move (%(figure)s is not)",
+                figure=who(state, missing[0]),
+            )
         )
     if phase == "decided":
         raise RuleViolation(
-            f"battle {battle['id']} is decided ({outcome_words(state, battle)}); record its end"
+            _(
+                "battle %(battle)s is decided (%(outcome)s); record its end",
+                battle=battle["id"],
+                outcome=outcome_words(state, battle),
+            )
         )
 
 
@@ -126,13 +198,17 @@ def outcome_words(state: dict, battle: dict) -> str:
     outcome = battle["outcome"]
     reason, winner = outcome["reason"], outcome["winner"]
     if reason == "both-kings-fell":
-        return "both kings fell at once"
+        return _("both kings fell at once")
     loser = state["sides"][other(state, winner)]
     if reason == "king-killed":
-        return f"{loser}'s king was killed"
+        return _("%(loser)s's king was killed", loser=loser)
     if reason == "castle-taken":
-        return f"{state['sides'][winner]}'s king entered {loser}'s castle"
-    return f"{loser} conceded"
+        return _(
+            "%(winner)s's king entered %(loser)s's castle",
+            winner=state["sides"][winner],
+            loser=loser,
+        )
+    return _("%(loser)s conceded", loser=loser)
 
 
 def _coord(value) -> str:
@@ -148,17 +224,34 @@ def battle_begun(state: dict, event: Event) -> None:
     current = state["battle"]
     if current is not None and current["phase"] != "ended":
         raise RuleViolation(
-            f"battle {current['id']} is still under way: end it before beginning another"
+            _(
+                "battle %(battle)s is still under way: end it before beginning another",
+                battle=current["id"],
+            )
         )
     if any(b["id"] == data["battle"] for b in state["battles"]):
-        raise RuleViolation(f"this campaign already had a battle called {data['battle']}")
+        raise RuleViolation(
+            _("this campaign already had a battle called %(battle)s", battle=data["battle"])
+        )
     chosen = state["maps"].get(data["map"])
     if chosen is None:
         known = ", ".join(sorted(state["maps"]))
-        raise RuleViolation(f"there is no map called {data['map']!r} (there are: {known})")
+        raise RuleViolation(
+            _(
+                "there is no map called %(map)s (there are: %(known)s)",
+                map=repr(data["map"]),
+                known=known,
+            )
+        )
     if data["first"] not in state["sides"]:
         names = ", ".join(state["order"])
-        raise RuleViolation(f"{data['first']!r} is not a player of this campaign ({names})")
+        raise RuleViolation(
+            _(
+                "%(player)s is not a player of this campaign (%(players)s)",
+                player=repr(data["first"]),
+                players=names,
+            )
+        )
     spaces, castles = hexes.parse_rows(chosen["rows"])
     first, second = state["order"]
     state["battle"] = {
@@ -185,18 +278,31 @@ def figures_chosen(state: dict, event: Event) -> None:
     data = event.data
     battle = _battle(state, data)
     if battle["phase"] != "choosing":
-        raise RuleViolation(f"the figures of battle {battle['id']} are chosen already")
+        raise RuleViolation(
+            _("the figures of battle %(battle)s are chosen already", battle=battle["id"])
+        )
     figures = state["figures"]
     for kind in data["figures"]:
         if kind not in figures:
             known = ", ".join(sorted(figures))
-            raise RuleViolation(f"there is no figure called {kind!r} (there are: {known})")
+            raise RuleViolation(
+                _(
+                    "there is no figure called %(figure)s (there are: %(known)s)",
+                    figure=repr(kind),
+                    known=known,
+                )
+            )
     king = data["king"]
     if king not in data["figures"]:
-        raise RuleViolation(f"the king is one of the chosen figures ({king!r} is not)")
+        raise RuleViolation(
+            _("the king is one of the chosen figures (%(king)s is not)", king=repr(king))
+        )
     if figures[king]["movement"] == "flier":
         raise RuleViolation(
-            f"a king is a walker or a runner, never a flier ({figures[king]['name']})"
+            _(
+                "a king is a walker or a runner, never a flier (%(figure)s)",
+                figure=localised(figures[king], "name"),
+            )
         )
     seen: dict[str, int] = {}
     order = []
@@ -246,9 +352,9 @@ def figure_placed(state: dict, event: Event) -> None:
     data = event.data
     battle = _battle(state, data)
     if battle["phase"] == "choosing":
-        raise RuleViolation("the figures are chosen before any is placed")
+        raise RuleViolation(_("the figures are chosen before any is placed"))
     if battle["phase"] != "placing":
-        raise RuleViolation("figures are placed only before the first move")
+        raise RuleViolation(_("figures are placed only before the first move"))
     piece = _piece(battle, data["piece"])
     at = _coord(data["at"])
     check_placement(state, battle, piece, at)
@@ -272,39 +378,71 @@ def check_placement(
     """
     name = who(state, piece)
     if piece["pos"] is not None:
-        raise RuleViolation(f"{name} is already placed at {shown(piece['pos'])}")
+        raise RuleViolation(
+            _(
+                "%(figure)s is already placed at %(space)s",
+                figure=name,
+                space=shown(piece["pos"]),
+            )
+        )
     spaces = battle["spaces"]
     if at not in spaces:
-        raise RuleViolation(f"{shown(at)} is not on the map ({name})")
+        raise RuleViolation(
+            _("%(space)s is not on the map (%(figure)s)", space=shown(at), figure=name)
+        )
     side = piece["side"]
     castle = battle["castles"][side]
     if piece["king"]:
         if at != castle:
             raise RuleViolation(
-                f"the king starts in its own castle ({name} to {shown(at)}; "
-                f"the castle is {shown(castle)})"
+                _(
+                    "the king starts in its own castle (%(figure)s to %(space)s; "
+                    "the castle is %(castle)s)",
+                    figure=name,
+                    space=shown(at),
+                    castle=shown(castle),
+                )
             )
         return
     if king_of(battle, side)["pos"] is None:
         raise RuleViolation(
-            f"the king is placed in its castle before the other figures ({name} waits)"
+            _(
+                "the king is placed in its castle before the other figures (%(figure)s waits)",
+                figure=name,
+            )
         )
     holder = battle["board"].get(at)
     if holder is not None:
         raise RuleViolation(
-            f"two figures never share a space ({shown(at)} holds "
-            f"{who(state, battle['pieces'][holder])})"
+            _(
+                "two figures never share a space (%(space)s holds %(figure)s)",
+                space=shown(at),
+                figure=who(state, battle["pieces"][holder]),
+            )
         )
     if not _may_stand(piece, spaces[at]):
-        raise RuleViolation(f"a {piece['movement']} cannot stand in water ({name} to {shown(at)})")
+        raise RuleViolation(
+            _(
+                "a %(movement)s cannot stand in water (%(figure)s to %(space)s)",
+                movement=movement(piece["movement"]),
+                figure=name,
+                space=shown(at),
+            )
+        )
     far = hexes.distance(at, castle)
     if nearest is None:
         nearest = nearest_free(battle, piece)
     if nearest is not None and far > nearest:
         raise RuleViolation(
-            f"figures start as close around their castle as free spaces allow "
-            f"({name} to {shown(at)} is {far} from the castle; free spaces "
-            f"{nearest} away remain)"
+            _(
+                "figures start as close around their castle as free spaces allow "
+                "(%(figure)s to %(space)s is %(far)s from the castle; free spaces "
+                "%(nearest)s away remain)",
+                figure=name,
+                space=shown(at),
+                far=far,
+                nearest=nearest,
+            )
         )
 
 
@@ -348,11 +486,18 @@ def check_path(state: dict, battle: dict, piece: dict, path: list[str]) -> int:
     here = piece["pos"]
     for i, there in enumerate(path):
         if there not in spaces:
-            raise RuleViolation(f"{shown(there)} is not on the map ({name})")
+            raise RuleViolation(
+                _("%(space)s is not on the map (%(figure)s)", space=shown(there), figure=name)
+            )
         if not hexes.adjacent(here, there):
             raise RuleViolation(
-                f"a move goes from a space to a neighbouring one, step by step "
-                f"({name}: {shown(here)} to {shown(there)} is no step)"
+                _(
+                    "a move goes from a space to a neighbouring one, step by step "
+                    "(%(figure)s: %(start)s to %(space)s is no step)",
+                    figure=name,
+                    start=shown(here),
+                    space=shown(there),
+                )
             )
         if flier:
             cost += 1
@@ -368,32 +513,57 @@ def check_path(state: dict, battle: dict, piece: dict, path: list[str]) -> int:
 def _foot_step(state, battle, piece, here, there, *, first, alone, spent) -> int:
     """The steps spent once a walker or runner has entered `there` from `here`."""
     spaces, pieces = battle["spaces"], battle["pieces"]
-    movement = piece["movement"]
+    moves = piece["movement"]
+    word = movement(moves)
     name = who(state, piece)
     terrain = spaces[there]
     if terrain == "water":
-        raise RuleViolation(f"a {movement} cannot enter water ({name} to {shown(there)})")
+        raise RuleViolation(
+            _(
+                "a %(movement)s cannot enter water (%(figure)s to %(space)s)",
+                movement=word,
+                figure=name,
+                space=shown(there),
+            )
+        )
     holder = battle["board"].get(there)
     if holder is not None and pieces[holder]["side"] != piece["side"]:
         enemy = pieces[holder]
         if enemy["movement"] == "flier":
             raise RuleViolation(
-                f"a {movement} cannot pass an enemy flier, only go around it "
-                f"({name} into {who(state, enemy)} at {shown(there)})"
+                _(
+                    "a %(movement)s cannot pass an enemy flier, only go around it "
+                    "(%(figure)s into %(enemy)s at %(space)s)",
+                    movement=word,
+                    figure=name,
+                    enemy=who(state, enemy),
+                    space=shown(there),
+                )
             )
         raise RuleViolation(
-            f"a {movement} cannot move through or onto an enemy "
-            f"({name} into {who(state, enemy)} at {shown(there)})"
+            _(
+                "a %(movement)s cannot move through or onto an enemy "
+                "(%(figure)s into %(enemy)s at %(space)s)",
+                movement=word,
+                figure=name,
+                enemy=who(state, enemy),
+                space=shown(there),
+            )
         )
-    _check_mountains(
-        movement, name, spaces[here] == "mountains", here, there, terrain, first, alone
-    )
+    _check_mountains(word, name, spaces[here] == "mountains", here, there, terrain, first, alone)
     cost = spent + (2 if terrain == "forest" else 1)
-    allowance = STEPS.get(movement, 0)
+    allowance = STEPS.get(moves, 0)
     if cost > allowance:
         raise RuleViolation(
-            f"a {movement} moves at most {allowance} steps a turn, a forest costing 2 "
-            f"({name} would spend {cost} to reach {shown(there)})"
+            _(
+                "a %(movement)s moves at most %(allowance)s steps a turn, a forest costing 2 "
+                "(%(figure)s would spend %(cost)s to reach %(space)s)",
+                movement=word,
+                allowance=allowance,
+                figure=name,
+                cost=cost,
+                space=shown(there),
+            )
         )
     return cost
 
@@ -403,18 +573,32 @@ def _check_mountains(movement, name, from_mountains, here, there, terrain, first
     to_mountains = terrain == "mountains"
     if to_mountains and not from_mountains and not first:
         raise RuleViolation(
-            f"a {movement} stops before the mountains and enters them on a later turn "
-            f"({name} to {shown(there)})"
+            _(
+                "a %(movement)s stops before the mountains and enters them on a later turn "
+                "(%(figure)s to %(space)s)",
+                movement=movement,
+                figure=name,
+                space=shown(there),
+            )
         )
     if (from_mountains or to_mountains) and not alone:
         if from_mountains and to_mountains:
-            rule = "in the mountains a {m} moves one space a turn"
+            rule = N_(
+                "in the mountains a %(movement)s moves one space a turn "
+                "(%(figure)s from %(start)s to %(space)s)"
+            )
         elif from_mountains:
-            rule = "leaving the mountains takes a {m} a whole turn"
+            rule = N_(
+                "leaving the mountains takes a %(movement)s a whole turn "
+                "(%(figure)s from %(start)s to %(space)s)"
+            )
         else:
-            rule = "entering the mountains takes a {m} a whole turn"
+            rule = N_(
+                "entering the mountains takes a %(movement)s a whole turn "
+                "(%(figure)s from %(start)s to %(space)s)"
+            )
         raise RuleViolation(
-            rule.format(m=movement) + f" ({name} from {shown(here)} to {shown(there)})"
+            _(rule, movement=movement, figure=name, start=shown(here), space=shown(there))
         )
 
 
@@ -423,13 +607,20 @@ def _check_landing(state: dict, battle: dict, piece: dict, end: str) -> None:
     holder = battle["board"].get(end)
     if holder is not None and holder != piece["id"]:
         raise RuleViolation(
-            f"two figures never share a space ({shown(end)} holds "
-            f"{who(state, battle['pieces'][holder])})"
+            _(
+                "two figures never share a space (%(space)s holds %(figure)s)",
+                space=shown(end),
+                figure=who(state, battle["pieces"][holder]),
+            )
         )
     if piece["movement"] == "flier" and surrounded(battle, end, piece["side"]):
         raise RuleViolation(
-            f"a flier cannot land on a space surrounded by enemy monsters "
-            f"({who(state, piece)} to {shown(end)})"
+            _(
+                "a flier cannot land on a space surrounded by enemy monsters "
+                "(%(figure)s to %(space)s)",
+                figure=who(state, piece),
+                space=shown(end),
+            )
         )
 
 
@@ -595,20 +786,30 @@ def _check_mover_turn(state: dict, battle: dict, piece: dict) -> None:
         if turn["moved"] is None:
             if battle["last_attack_by"] == side:
                 raise RuleViolation(
-                    f"a monster moves and then attacks, never attacks and then moves "
-                    f"({state['sides'][side]} attacked; it is "
-                    f"{state['sides'][turn['side']]}'s turn)"
+                    _(
+                        "a monster moves and then attacks, never attacks and then moves "
+                        "(%(player)s attacked; it is %(turn)s's turn)",
+                        player=state["sides"][side],
+                        turn=state["sides"][turn["side"]],
+                    )
                 )
             raise RuleViolation(
-                f"players take turns: it is {state['sides'][turn['side']]}'s turn "
-                f"({who(state, piece)} waits)"
+                _(
+                    "players take turns: it is %(turn)s's turn (%(figure)s waits)",
+                    turn=state["sides"][turn["side"]],
+                    figure=who(state, piece),
+                )
             )
         _check_turn_may_end(state, battle)
     elif turn["moved"] is not None:
         moved = battle["pieces"][turn["moved"]]
         raise RuleViolation(
-            f"a player moves one figure a turn ({state['sides'][side]} already moved "
-            f"the {moved['name']} this turn)"
+            _(
+                "a player moves one figure a turn (%(player)s already moved the %(figure)s "
+                "this turn)",
+                player=state["sides"][side],
+                figure=figure_name(state, moved),
+            )
         )
 
 
@@ -624,8 +825,13 @@ def _check_lone_king_march(state, battle, king, start, end) -> None:
     if toward(end) or not any(toward(s) for s in reachable(state, battle, king)):
         return
     raise RuleViolation(
-        f"a king left alone moves at least one space toward an enemy monster every turn "
-        f"({who(state, king)} from {shown(start)} to {shown(end)})"
+        _(
+            "a king left alone moves at least one space toward an enemy monster every turn "
+            "(%(figure)s from %(start)s to %(space)s)",
+            figure=who(state, king),
+            start=shown(start),
+            space=shown(end),
+        )
     )
 
 
@@ -637,8 +843,12 @@ def _check_turn_may_end(state: dict, battle: dict) -> None:
     king = king_of(battle, side)
     for target in attackable(state, battle, king):
         raise RuleViolation(
-            f"a king left alone attacks the enemy it reaches ({who(state, king)} stands next "
-            f"to {who(state, target)}, and the turn cannot pass before it attacks)"
+            _(
+                "a king left alone attacks the enemy it reaches (%(figure)s stands next "
+                "to %(enemy)s, and the turn cannot pass before it attacks)",
+                figure=who(state, king),
+                enemy=who(state, target),
+            )
         )
 
 
@@ -789,23 +999,46 @@ def _check_target(state: dict, battle: dict, attacker: dict, defender: dict) -> 
     name = who(state, attacker)
     if defender["side"] == attacker["side"]:
         raise RuleViolation(
-            f"a monster attacks only enemies ({name} against {who(state, defender)})"
+            _(
+                "a monster attacks only enemies (%(figure)s against %(enemy)s)",
+                figure=name,
+                enemy=who(state, defender),
+            )
         )
     if not hexes.adjacent(attacker["pos"], defender["pos"]):
         raise RuleViolation(
-            f"a monster attacks only an enemy right next to it ({name} at "
-            f"{shown(attacker['pos'])}, {who(state, defender)} at {shown(defender['pos'])})"
+            _(
+                "a monster attacks only an enemy right next to it (%(figure)s at %(space)s, "
+                "%(enemy)s at %(enemy_space)s)",
+                figure=name,
+                space=shown(attacker["pos"]),
+                enemy=who(state, defender),
+                enemy_space=shown(defender["pos"]),
+            )
         )
     awaited = awaited_answer(battle, attacker, defender)
     if awaited == "ask":
-        raise RuleViolation(
-            f"a flier's owner first chooses whether it comes down to fight a "
-            f"{attacker['movement']} ({who(state, defender)}, attacked by {name})"
+        # a walker or a runner: each its own sentence, as the word is declined in some languages
+        ask = (
+            N_(
+                "a flier's owner first chooses whether it comes down to fight a walker "
+                "(%(flier)s, attacked by %(figure)s)"
+            )
+            if attacker["movement"] == "walker"
+            else N_(
+                "a flier's owner first chooses whether it comes down to fight a runner "
+                "(%(flier)s, attacked by %(figure)s)"
+            )
         )
+        raise RuleViolation(_(ask, flier=who(state, defender), figure=name))
     if awaited == "refused":
         raise RuleViolation(
-            f"a flier that stayed aloft cannot be attacked this turn "
-            f"({who(state, defender)} refused {name})"
+            _(
+                "a flier that stayed aloft cannot be attacked this turn "
+                "(%(flier)s refused %(figure)s)",
+                flier=who(state, defender),
+                figure=name,
+            )
         )
 
 
@@ -817,13 +1050,24 @@ def _checked_rounds(base: dict, rounds: list[dict]) -> list[dict]:
         result, a_total, d_total = round_result(base, rolled)
         if result == "tie" and i == last:
             raise RuleViolation(
-                f"equal totals are rolled again (round {i + 1} ended {a_total} against "
-                f"{d_total}, and no round follows)"
+                _(
+                    "equal totals are rolled again (round %(round)s ended %(attacker)s against "
+                    "%(defender)s, and no round follows)",
+                    round=i + 1,
+                    attacker=a_total,
+                    defender=d_total,
+                )
             )
         if result != "tie" and i < last:
             raise RuleViolation(
-                f"only a tie is rolled again (round {i + 1} was decided, {a_total} against "
-                f"{d_total}, yet {last - i} more followed)"
+                _(
+                    "only a tie is rolled again (round %(round)s was decided, %(attacker)s "
+                    "against %(defender)s, yet %(more)s more followed)",
+                    round=i + 1,
+                    attacker=a_total,
+                    defender=d_total,
+                    more=last - i,
+                )
             )
         results.append(
             {
@@ -872,22 +1116,39 @@ def _check_attacker_turn(state: dict, battle: dict, attacker: dict) -> None:
         if turn["moved"] is not None:
             # the other player has moved: this player's turn comes next, and it begins with a move
             raise RuleViolation(
-                f"a monster moves and then attacks: {state['sides'][side]}'s turn begins "
-                f"with a move, and the figure that moved attacks ({name})"
+                _(
+                    "a monster moves and then attacks: %(player)s's turn begins with a move, "
+                    "and the figure that moved attacks (%(figure)s)",
+                    player=state["sides"][side],
+                    figure=name,
+                )
             )
         raise RuleViolation(
-            f"players take turns: it is {state['sides'][turn['side']]}'s turn ({name} waits)"
+            _(
+                "players take turns: it is %(turn)s's turn (%(figure)s waits)",
+                turn=state["sides"][turn["side"]],
+                figure=name,
+            )
         )
     if turn["moved"] is None:
         raise RuleViolation(
-            f"a monster moves and then attacks: every turn moves one figure first ({name})"
+            _(
+                "a monster moves and then attacks: every turn moves one figure first (%(figure)s)",
+                figure=name,
+            )
         )
     if turn["moved"] != attacker["id"]:
-        moved = battle["pieces"][turn["moved"]]
-        raise RuleViolation(
-            f"the figure that moved is the one that attacks ({moved['name']} moved, "
-            f"not {attacker['name']})"
+        _not_the_mover(state, battle["pieces"][turn["moved"]], attacker)
+
+
+def _not_the_mover(state: dict, moved: dict, attacker: dict) -> None:
+    raise RuleViolation(
+        _(
+            "the figure that moved is the one that attacks (%(moved)s moved, not %(figure)s)",
+            moved=figure_name(state, moved),
+            figure=figure_name(state, attacker),
         )
+    )
 
 
 def _lose(state: dict, battle: dict, piece: dict, lives: int, removed: list) -> None:
@@ -932,41 +1193,60 @@ def _flier_answered(state: dict, data: dict, came_down: bool) -> None:
     attacker = _on_board(state, battle, data["attacker"])
     name, foe = who(state, flier), who(state, attacker)
     if flier["movement"] != "flier":
-        raise RuleViolation(f"only a flier chooses whether to come down ({name} walks)")
+        raise RuleViolation(
+            _("only a flier chooses whether to come down (%(figure)s walks)", figure=name)
+        )
     if attacker["side"] == flier["side"]:
-        raise RuleViolation(f"a flier answers only an enemy's attack ({foe} is a friend)")
+        raise RuleViolation(
+            _("a flier answers only an enemy's attack (%(figure)s is a friend)", figure=foe)
+        )
     turn = battle["turn"]
     # once the flier's side has moved, the attacker's turn comes next: an answer given
     # now is kept for that turn (the attacker may be asked before it moves)
     ahead = attacker["side"] != turn["side"] and turn["moved"] is not None
     if attacker["side"] != turn["side"] and not ahead:
         raise RuleViolation(
-            f"a flier answers an attack during its enemy's turn, and it is "
-            f"{state['sides'][turn['side']]}'s turn ({name})"
+            _(
+                "a flier answers an attack during its enemy's turn, and it is %(turn)s's turn "
+                "(%(figure)s)",
+                turn=state["sides"][turn["side"]],
+                figure=name,
+            )
         )
     if attacker["movement"] == "flier":
         raise RuleViolation(
-            f"a flier attacked by a flier cannot refuse, so there is nothing to choose "
-            f"({name} attacked by {foe})"
+            _(
+                "a flier attacked by a flier cannot refuse, so there is nothing to choose "
+                "(%(figure)s attacked by %(enemy)s)",
+                figure=name,
+                enemy=foe,
+            )
         )
     if not ahead and turn["moved"] is not None and turn["moved"] != attacker["id"]:
-        moved = battle["pieces"][turn["moved"]]
-        raise RuleViolation(
-            f"the figure that moved is the one that attacks ({moved['name']} moved, "
-            f"not {attacker['name']})"
-        )
+        _not_the_mover(state, battle["pieces"][turn["moved"]], attacker)
     if not hexes.adjacent(flier["pos"], attacker["pos"]):
         raise RuleViolation(
-            f"a monster attacks only an enemy right next to it ({foe} at "
-            f"{shown(attacker['pos'])}, {name} at {shown(flier['pos'])})"
+            _(
+                "a monster attacks only an enemy right next to it (%(figure)s at %(space)s, "
+                "%(enemy)s at %(enemy_space)s)",
+                figure=foe,
+                space=shown(attacker["pos"]),
+                enemy=name,
+                enemy_space=shown(flier["pos"]),
+            )
         )
     answers = battle.get("next_answers", []) if ahead else turn["answers"]
     if any(a["flier"] == flier["id"] and a["attacker"] == attacker["id"] for a in answers):
-        raise RuleViolation(f"{name} already answered {foe} this turn")
+        raise RuleViolation(
+            _("%(flier)s already answered %(figure)s this turn", flier=name, figure=foe)
+        )
     if not came_down and not may_refuse(battle, flier):
         raise RuleViolation(
-            f"a flier that is its side's last figure besides the king cannot refuse to "
-            f"fight ({name})"
+            _(
+                "a flier that is its side's last figure besides the king cannot refuse to "
+                "fight (%(figure)s)",
+                figure=name,
+            )
         )
     answer = {"flier": flier["id"], "attacker": attacker["id"], "came_down": came_down}
     if ahead:
@@ -990,21 +1270,34 @@ def battle_ended(state: dict, event: Event) -> None:
     winner, reason = data["winner"], data["reason"]
     if winner is not None and winner not in state["sides"]:
         names = ", ".join(state["order"])
-        raise RuleViolation(f"{winner!r} is not a player of this campaign ({names})")
+        raise RuleViolation(
+            _(
+                "%(player)s is not a player of this campaign (%(players)s)",
+                player=repr(winner),
+                players=names,
+            )
+        )
     outcome = battle["outcome"]
     if outcome is not None:
         if (winner, reason) != (outcome["winner"], outcome["reason"]):
             raise RuleViolation(
-                f"battle {battle['id']} ended as the board says: {outcome_words(state, battle)}"
+                _(
+                    "battle %(battle)s ended as the board says: %(outcome)s",
+                    battle=battle["id"],
+                    outcome=outcome_words(state, battle),
+                )
             )
     else:
         if reason != "conceded":
             raise RuleViolation(
-                f"battle {battle['id']} is not decided (no king has fallen or taken a "
-                f"castle): it ends early only when a player concedes"
+                _(
+                    "battle %(battle)s is not decided (no king has fallen or taken a "
+                    "castle): it ends early only when a player concedes",
+                    battle=battle["id"],
+                )
             )
         if winner is None:
-            raise RuleViolation("a player who concedes leaves the battle to the other player")
+            raise RuleViolation(_("a player who concedes leaves the battle to the other player"))
     # the rules hold: change the state
     battle["phase"] = "ended"
     battle["outcome"] = {"winner": winner, "reason": reason}

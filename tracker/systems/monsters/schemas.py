@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate
 
 from tracker.dice import Drawn
+from tracker.i18n import N_, _
 from tracker.systems.base import EventSchema
 
 from . import formtext, rules
@@ -25,7 +26,7 @@ class Space(fields.List):
             try:
                 value = formtext.space(value)
             except ValueError as err:
-                raise ValidationError(str(err)) from None
+                raise ValidationError(err.args[0]) from None
         return super()._deserialize(value, attr, data, **kwargs)
 
 
@@ -50,7 +51,7 @@ class Path(fields.List):
                 try:
                     read.extend(formtext.path(item))
                 except ValueError as err:
-                    raise ValidationError(str(err)) from None
+                    raise ValidationError(err.args[0]) from None
             value = read
         return super()._deserialize(value, attr, data, **kwargs)
 
@@ -73,7 +74,7 @@ def coordinate(**kwargs) -> fields.List:
 class FirstPlayer(Drawn):
     """The player who moves first in a battle, drawn at random when not given."""
 
-    label = "first player"
+    label = N_("first player")
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
@@ -85,7 +86,7 @@ class FirstPlayer(Drawn):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, str) or not value:
-            raise ValidationError("the first player is named by the player's id")
+            raise ValidationError(_("the first player is named by the player's id"))
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -99,7 +100,7 @@ class AttackDice(Drawn):
     A round with equal totals is followed by another.
     """
 
-    label = "attack dice"
+    label = N_("attack dice")
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
@@ -110,7 +111,7 @@ class AttackDice(Drawn):
         return rules.roll_attack(roller, data, state)
 
     def _deserialize(self, value, attr, data, **kwargs):
-        shape = (
+        shape = _(
             'the attack dice are a list of rounds, each {"attacker": [die], "defender": [die]}, '
             "a second die only after a first 6"
         )
@@ -118,9 +119,9 @@ class AttackDice(Drawn):
             try:
                 value = formtext.rounds(value)
             except ValueError as err:
-                raise ValidationError(str(err)) from None
+                raise ValidationError(err.args[0]) from None
         elif isinstance(value, list) and value and not isinstance(value[0], dict):
-            raise ValidationError(formtext.ROUNDS_HELP)  # a form's "4 5", read as bare dice
+            raise ValidationError(_(formtext.ROUNDS_HELP))  # a form's "4 5", read as bare dice
         if not isinstance(value, list) or not 1 <= len(value) <= 50:
             raise ValidationError(shape)
         rounds = []
@@ -132,10 +133,13 @@ class AttackDice(Drawn):
                     raise ValidationError(shape)
                 for die in dice:
                     if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
-                        raise ValidationError(f"a die shows 1 to 6, not {die!r}")
+                        raise ValidationError(_("a die shows 1 to 6, not %(die)s", die=repr(die)))
                 if len(dice) == 2 and dice[0] != 6:
                     raise ValidationError(
-                        f"a second die is rolled only after a first 6 (not after {dice[0]})"
+                        _(
+                            "a second die is rolled only after a first 6 (not after %(die)s)",
+                            die=dice[0],
+                        )
                     )
             rounds.append(
                 {"attacker": list(rolled["attacker"]), "defender": list(rolled["defender"])}

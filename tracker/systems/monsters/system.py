@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import ValidationError
 
 from tracker.errors import InvalidEvent
+from tracker.i18n import N_, _
 from tracker.systems.base import Event, GameSystem, _plain
 
 from . import formtext, packs, rules, views, words
@@ -23,12 +24,14 @@ def _check_typed(name: str, entries: dict) -> None:
             errors = {"id": err.messages}
         if errors:
             plain = _plain(entry_id, errors)
-            raise InvalidEvent(f"settings: {name}: {plain}", {name: [plain]})
+            raise InvalidEvent(
+                _("settings: %(field)s: %(problem)s", field=name, problem=plain), {name: [plain]}
+            )
 
 
 class MonsterBattles(GameSystem):
     name = "monsters"
-    title = "Monster battles"
+    title = N_("Monster battles")
     events = EVENTS
     settings_schema = packs.SettingsSchema
     handlers = rules.handlers
@@ -51,11 +54,17 @@ class MonsterBattles(GameSystem):
             if text is None:
                 continue
             if not isinstance(text, str):
-                raise InvalidEvent(f"settings: {name}: a text", {name: ["a text"]})
+                raise InvalidEvent(
+                    _("settings: %(field)s: a text", field=name), {name: [_("a text")]}
+                )
             try:
                 typed[name] = read(text)
             except ValueError as err:
-                raise InvalidEvent(f"settings: {name}: {err}", {name: [str(err)]}) from None
+                problem = err.args[0]
+                raise InvalidEvent(
+                    _("settings: %(field)s: %(problem)s", field=name, problem=problem),
+                    {name: [problem]},
+                ) from None
             _check_typed(name, typed[name])
         pack = prepared.get("pack", "standard")
         if ("maps" not in prepared or "figures" not in prepared) and pack in packs.PACKS:
@@ -75,7 +84,8 @@ class MonsterBattles(GameSystem):
     # -- the fold --------------------------------------------------------------------------
 
     def initial_state(self, settings: dict) -> dict:
-        return rules.initial_state(settings)
+        state = rules.initial_state(settings)
+        return packs.with_versions(state, self.content_dir, settings.get("pack", "standard"))
 
     # -- reading ---------------------------------------------------------------------------
 

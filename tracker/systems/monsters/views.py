@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import json
 
+from markupsafe import escape
+
+from tracker import i18n
 from tracker.errors import NotFound, RuleViolation
+from tracker.i18n import _, localised
 
 from . import hexes, rules
 from .schemas import EVENTS
@@ -180,7 +184,7 @@ def battle_steps(entries: list, battle_id: str) -> list:
         and entry.event.data.get("battle") == battle_id
     ]
     if battle_id and not steps:
-        raise NotFound(f"this campaign has no battle {json.dumps(battle_id)}")
+        raise NotFound(_("this campaign has no battle %(battle)s", battle=json.dumps(battle_id)))
     return steps
 
 
@@ -188,5 +192,90 @@ def figure_shown(battle: dict | None, piece_id: str) -> str:
     """The figure a battle's page is asked to pick out (`?piece=`, empty for none);
     NotFound when the battle under way has no such figure."""
     if piece_id and (not battle or piece_id not in battle["pieces"]):
-        raise NotFound(f"this battle has no figure {json.dumps(piece_id)}")
+        raise NotFound(_("this battle has no figure %(figure)s", figure=json.dumps(piece_id)))
     return piece_id
+
+
+# -- words the pages show, in the reader's language --------------------------------------------
+
+
+def who(state: dict, piece: dict) -> str:
+    """A figure as players name it: Alice's Bear."""
+    return rules.who(state, piece)
+
+
+def figure_name(state: dict, piece: dict) -> str:
+    """A figure of a battle by its name alone: Bear, Bear 2."""
+    return rules.figure_name(state, piece)
+
+
+def kind_name(state: dict, kind: str) -> str:
+    """A kind of figure the campaign carries (`state.figures`), by its name."""
+    figure = state["figures"].get(kind)
+    return localised(figure, "name") if figure else kind
+
+
+def map_name(state: dict, map_id: str) -> str:
+    """A map the campaign carries, by its name (its id when it has none of that id)."""
+    found = state["maps"].get(map_id)
+    return localised(found, "name") if found else map_id
+
+
+def battle_map_name(state: dict, battle: dict) -> str:
+    """The name of the map a battle is fought on."""
+    return rules.map_name(state, battle)
+
+
+def terrain(word: str) -> str:
+    return _(hexes.TERRAIN_WORDS[word]) if word in hexes.TERRAIN_WORDS else word
+
+
+def movement(word: str) -> str:
+    return rules.movement(word)
+
+
+def reason(word: str) -> str:
+    """How a battle ended (king-killed ...) in words."""
+    return _(rules.REASON_WORDS[word]) if word in rules.REASON_WORDS else word
+
+
+def phase(word: str) -> str:
+    return _(rules.PHASE_WORDS[word]) if word in rules.PHASE_WORDS else word
+
+
+def round_words(state: dict, result: str, attacker: dict, defender: dict) -> str:
+    """Who won a round of an attack, in words."""
+    a, d = figure_name(state, attacker), figure_name(state, defender)
+    if result == "attacker":
+        return _("the %(figure)s wins", figure=a)
+    if result == "defender":
+        return _("the %(figure)s wins", figure=d)
+    if result == "attacker-sixes":
+        return _("two sixes: the %(figure)s wins whatever the totals", figure=a)
+    if result == "defender-sixes":
+        return _("two sixes: the %(figure)s wins whatever the totals", figure=d)
+    if result == "both-sixes":
+        return _("two sixes on both sides: both die")
+    return _("a tie: rolled again")
+
+
+class _Mark(str):
+    """A figure's mark on the map, from its name as the reader reads it: "Bea", "Sto2"."""
+
+    def __new__(cls, name):
+        mark = super().__new__(cls, _marked(str(name)))
+        mark.name = name
+        return mark
+
+    def __html__(self) -> str:
+        return str(escape(_marked(i18n.translate(self.name, i18n.reader()))))
+
+
+def _marked(name: str) -> str:
+    words = name.split(" ")
+    return words[0][:3] + (words[-1][:1] if len(words) > 1 else "")
+
+
+def mark(state: dict, piece: dict) -> str:
+    """What a figure's disc on the map shows: the start of its name, and its number."""
+    return _Mark(figure_name(state, piece))
