@@ -99,7 +99,11 @@ def _check_items(content: dict, items, where: str) -> None:
             continue
         if kind not in GRANTS:
             raise RuleViolation(
-                _("%(where)s gives something the rules do not know: %(item)s", where=where, item=item)
+                _(
+                    "%(where)s gives something the rules do not know: %(item)s",
+                    where=where,
+                    item=item,
+                )
             )
         if kind == "control" and item.get("region") not in content["regions"]:
             raise RuleViolation(

@@ -91,8 +91,7 @@ def _grant(state: dict, game: dict, kind: str, player: str, match=lambda g: True
     if found:
         raise RuleViolation(
             _(
-                "%(what)s only when %(sources)s grants it (nothing grants %(player)s "
-                "%(noun)s now)",
+                "%(what)s only when %(sources)s grants it (nothing grants %(player)s %(noun)s now)",
                 what=_(what),
                 sources=_join_or(found),
                 player=who,
@@ -336,9 +335,7 @@ def grant_thing(state: dict, grant: dict):
         return ngettext("%(num)d hoplite(s) to fortify", "%(num)d hoplite(s) to fortify", count)
     if kind == "cards":
         count = grant["count"]
-        return ngettext(
-            "%(num)d combat card(s) to draw", "%(num)d combat card(s) to draw", count
-        )
+        return ngettext("%(num)d combat card(s) to draw", "%(num)d combat card(s) to draw", count)
     if kind == "attribute":
         return _("+1 %(attribute)s", attribute=attribute(grant.get("attribute")))
     if kind == "control":
@@ -350,6 +347,4 @@ def grant_thing(state: dict, grant: dict):
 
 def grant_words(state: dict, grant: dict):
     """A grant as a player would say it: 'a temple (from the quest The Oracle's Stair)'."""
-    return _(
-        "%(thing)s (%(source)s)", thing=grant_thing(state, grant), source=grant["source"]
-    )
+    return _("%(thing)s (%(source)s)", thing=grant_thing(state, grant), source=grant["source"])

@@ -360,9 +360,7 @@ def game_under_way(state: dict, kind: str) -> dict:
     if game["over"]:
         over = game["over"]
         if over["winner"] is None:
-            raise RuleViolation(
-                _("game %(game)s is over (it was abandoned)", game=game["id"])
-            )
+            raise RuleViolation(_("game %(game)s is over (it was abandoned)", game=game["id"]))
         raise RuleViolation(
             _(
                 "game %(game)s is over (%(player)s won as %(condition)s)",
@@ -464,8 +462,7 @@ def _special_action(state, game, data, kind):
     if kind in game["tokens"][player]:
         raise RuleViolation(
             _(
-                "%(action)s is blocked by %(player)s's Used Action token until a Monument "
-                "is built",
+                "%(action)s is blocked by %(player)s's Used Action token until a Monument is built",
                 action=special(kind),
                 player=who,
             )
@@ -1042,9 +1039,7 @@ def check_usurp(state: dict, game: dict, player: str, rid: str) -> None:
             )
         )
     if place["controller"] == player:
-        raise RuleViolation(
-            _("%(player)s already controls %(region)s", player=who, region=where)
-        )
+        raise RuleViolation(_("%(player)s already controls %(region)s", player=who, region=where))
 
 
 @handlers.in_game("Prayed")
@@ -1151,9 +1146,7 @@ def monument_built(state, game, data):
 def _hunt(state, game, player, status):
     hunt = game["hunt"]
     if hunt is None or hunt["status"] not in ("hero", "monster"):
-        raise RuleViolation(
-            _("%(player)s is not hunting a monster", player=name(state, player))
-        )
+        raise RuleViolation(_("%(player)s is not hunting a monster", player=name(state, player)))
     if hunt["player"] != player:
         raise RuleViolation(_("the hunt is %(player)s's", player=name(state, hunt["player"])))
     if hunt["status"] != status:

@@ -33,7 +33,7 @@ class Hellas(GameSystem):
     @functools.cache  # noqa: B019 - one system object lives as long as the process
     def _shipped(self, pack) -> dict | None:
         path = self.content_dir / f"{pack}.json"
-        return load_json(path) if isinstance(pack, str) and path.is_file() else None
+        return load_json(path) if path.is_file() else None
 
     def prepare_settings(self, settings: dict) -> dict:
         if "content" in settings:
@@ -54,7 +54,10 @@ class Hellas(GameSystem):
     def initial_state(self, settings: dict) -> dict:
         content = settings["content"]
         check_content(content)
-        content = with_versions(content, self._shipped(content.get("id")))
+        pack = content.get("id")
+        known = isinstance(pack, str) and pack in self.content_packs()
+        shipped = self._shipped(pack) if known else None
+        content = with_versions(content, shipped)
         players = [p["id"] for p in settings["players"]]
         if len(set(players)) != len(players):
             raise RuleViolation(_("each player of a campaign has an id of its own"))
