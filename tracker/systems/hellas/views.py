@@ -12,7 +12,7 @@ import copy
 import json
 
 from tracker.errors import NotFound, RuleViolation
-from tracker.i18n import _, localised, ngettext
+from tracker.i18n import N_, _, localised, ngettext
 
 from . import rules
 from .effects import grant_thing, grant_words
@@ -306,3 +306,40 @@ def replay(entries: list, game: str, asked: str) -> dict:
             )
         )
     return {"starts": starts, "steps": steps, "n": n, "entry": steps[n - 1]}
+
+
+#: the actions of a turn as the status line names them, in lower case
+_ACTION_KEYS = {
+    "artifacts": N_("artifacts"),
+    "hero": N_("hero"),
+    "hoplites": N_("hoplites"),
+    "priests": N_("priests"),
+    "recruit": N_("recruit"),
+    "march": N_("march"),
+    "usurp": N_("usurp"),
+    "prayer": N_("prayer"),
+    "hunt": N_("hunt"),
+    "build_monument": N_("build monument"),
+}
+#: what a player did this turn, said after "Taken this turn:"
+_NORMAL_DONE = {
+    "artifacts": N_("used artifacts"),
+    "hero": N_("moved the hero"),
+    "hoplites": N_("moved hoplites"),
+    "priests": N_("sent priests"),
+}
+
+
+def action_key(kind: str):
+    """An action of a turn named in lower case ("build monument"), as a message."""
+    return _(_ACTION_KEYS[kind]) if kind in _ACTION_KEYS else kind
+
+
+def actions(kinds) -> str:
+    """Actions of a turn named in lower case and listed."""
+    return listed(action_key(k) for k in kinds)
+
+
+def done(kinds) -> str:
+    """The normal actions taken this turn, as a player says them."""
+    return listed(_(_NORMAL_DONE[k]) if k in _NORMAL_DONE else k for k in kinds)
