@@ -101,7 +101,7 @@ def hero_steps(state: dict, player: str) -> list[list[str]]:
     hero = game["heroes"][player]
     here = {hero["region"]}
     steps = []
-    for _ in range(hero["speed"]):
+    for _step in range(hero["speed"]):
         here = {n for rid in here for n in state["neighbours"][rid]}
         steps.append(_by_name(state, here))
     return steps
