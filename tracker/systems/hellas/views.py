@@ -17,6 +17,7 @@ from tracker.i18n import N_, _, localised, ngettext
 from . import rules
 from .effects import grant_thing, grant_words
 from .quests import may_undertake
+from .words import _attack_name, _step
 from .rules import (
     attribute,
     check_usurp,
@@ -343,3 +344,28 @@ def actions(kinds) -> str:
 def done(kinds) -> str:
     """The normal actions taken this turn, as a player says them."""
     return listed(_(_NORMAL_DONE[k]) if k in _NORMAL_DONE else k for k in kinds)
+
+
+#: what a wound gives after a failed hunt, as the hunt's form names it
+_REWARD_WORDS = {"artifact": N_("artifact"), "priest": N_("priest")}
+
+
+def reward(kind: str):
+    """A wound's reward (artifact, priest) named as a message."""
+    return _(_REWARD_WORDS[kind]) if kind in _REWARD_WORDS else kind
+
+
+def quest_step(state: dict, quest: str, index: int):
+    """A quest's step (from 0) in the reader's language, where the pack has it."""
+    return _step(state["content"]["quests"][quest], index)
+
+
+def attack_name(state: dict, monster: str, attack: dict):
+    """A monster's attack rolled in a hunt, named in the reader's language."""
+    return _attack_name(state["content"]["monsters"].get(monster), attack)
+
+
+def english(words) -> str:
+    """The English of a message: what a form sends back to be kept in the log, whatever the
+    language of the page that sent it."""
+    return str(words)

@@ -324,7 +324,10 @@ def _recruited(s, g, d, who):
 
 def _control_changed(s, g, d, who):
     params = {"player": name(s, d["player"]), "region": region_name(s, d["region"])}
-    if d.get("reason"):
+    # The page's form sends the grant's own words as the reason; the line ends with the grant
+    # already, in the reader's language, so only a reason of another's words is repeated.
+    granted = g.get("last_grant") if g else None
+    if d.get("reason") and d["reason"] != (str(granted) if granted else None):
         return _("%(player)s took control of %(region)s, %(reason)s", reason=d["reason"], **params)
     return _("%(player)s took control of %(region)s", **params)
 
