@@ -17,7 +17,6 @@ from tracker.i18n import N_, _, localised, ngettext
 from . import rules
 from .effects import grant_thing, grant_words
 from .quests import may_undertake
-from .words import _attack_name, _step
 from .rules import (
     attribute,
     check_usurp,
@@ -31,6 +30,7 @@ from .rules import (
     special,
     temples_controlled,
 )
+from .words import attack_words, step_words
 
 #: what the templates show of the rules' words: a pack's text in the reader's language
 #: (`localised(entry, "name")`), a victory condition, a special action, an attribute
@@ -357,12 +357,12 @@ def reward(kind: str):
 
 def quest_step(state: dict, quest: str, index: int):
     """A quest's step (from 0) in the reader's language, where the pack has it."""
-    return _step(state["content"]["quests"][quest], index)
+    return step_words(state["content"]["quests"][quest], index)
 
 
 def attack_name(state: dict, monster: str, attack: dict):
     """A monster's attack rolled in a hunt, named in the reader's language."""
-    return _attack_name(state["content"]["monsters"].get(monster), attack)
+    return attack_words(state["content"]["monsters"].get(monster), attack)
 
 
 def english(words) -> str:

@@ -158,7 +158,7 @@ def _quest_advanced(state, game, data, who):
     ) or next(q for q in reversed(game["quests_done"][data["player"]]))
     quest = state["content"]["quests"][qid]
     token = game["quests"][qid]
-    step = _step(quest, token["step"] - 1)
+    step = step_words(quest, token["step"] - 1)
     params = {"player": who, "step": token["step"], "quest": quest_title(state, qid), "words": step}
     if token["done_by"]:
         return _(
@@ -168,7 +168,7 @@ def _quest_advanced(state, game, data, who):
     return _("%(player)s's hero took step %(step)s of %(quest)s: %(words)s", **params)
 
 
-def _step(quest: dict, index: int):
+def step_words(quest: dict, index: int):
     """A quest's step in the reader's language, where the pack has it."""
     versions = {
         lang: texts["steps"][index]
@@ -217,7 +217,7 @@ def _monster_attacked(state, game, data, who):
     params = {
         "monster": _the_name(found) if found else hunt["monster"],
         "player": who,
-        "attack": _attack_name(found, attack),
+        "attack": attack_words(found, attack),
         "roll": attack["roll"],
         "wounds": ngettext("%(num)d wound", "%(num)d wounds", attack["hero_wounds"]),
     }
@@ -237,7 +237,7 @@ def _the_name(found):
     return _("The %(name)s", name=localised(found, "name"))
 
 
-def _attack_name(monster, attack):
+def attack_words(monster, attack):
     """The name of a monster's attack (by its die face) in the reader's language."""
     if not monster:
         return attack["name"]
