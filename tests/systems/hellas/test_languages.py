@@ -34,3 +34,15 @@ def test_a_monster_name_reads_in_italian(table):
     boar = table.state["content"]["monsters"]["boar"]
     shown = i18n.translate(localised(boar, "name"), i18n.catalogue("it"))
     assert shown == "Cinghiale Dorsodipietra"
+
+
+def test_a_quest_step_an_event_and_an_attack_read_in_the_readers_language(table):
+    state = table.state
+    it, cs = i18n.catalogue("it"), i18n.catalogue("cs")
+    step = system.views.quest_step(state, "drowned-bell", 0)
+    assert step == "dive for the bell"
+    assert i18n.translate(step, it) == "immergersi per la campana"
+    card = state["content"]["event_cards"]["pirate-raid"]
+    assert i18n.translate(localised(card, "words"), cs) == "každý hráč si lízne 1 bojovou kartu"
+    rake = {"name": "a tusk rake", "hero_wounds": 1, "ends_hunt": False, "roll": 3}
+    assert i18n.translate(system.views.attack_name(state, "boar", rake), it) == "una zannata"
