@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tracker.errors import RuleViolation
+from tracker.i18n import _, localised, ngettext
 
 
 def name(state: dict, player: str) -> str:
@@ -18,7 +19,7 @@ def name(state: dict, player: str) -> str:
 
 def card_name(state: dict, card: str) -> str:
     found = state["content"]["combat_cards"].get(card)
-    return found["name"] if found else card
+    return localised(found, "name") if found else card
 
 
 def full_deck(content: dict) -> dict[str, int]:
@@ -48,8 +49,18 @@ def check_draw(state: dict, game: dict, player: str, cards: list[str], wanted: i
     if len(cards) != expected:
         limit = hand_limit(state)
         raise RuleViolation(
-            f"{who} draws {expected} combat card(s) here, not {len(cards)} (a draw of {wanted}, "
-            f"a hand holds at most {limit}, {who} holds {len(game['hands'][player])})"
+            ngettext(
+                "%(player)s draws %(num)d combat card(s) here, not %(count)s (a draw of "
+                "%(wanted)s, a hand holds at most %(limit)s, %(player)s holds %(held)s)",
+                "%(player)s draws %(num)d combat card(s) here, not %(count)s (a draw of "
+                "%(wanted)s, a hand holds at most %(limit)s, %(player)s holds %(held)s)",
+                expected,
+                player=who,
+                count=len(cards),
+                wanted=wanted,
+                limit=limit,
+                held=len(game["hands"][player]),
+            )
         )
     source = Counter(game["deck"])
     if len(cards) > _total(game["deck"]):
@@ -58,9 +69,12 @@ def check_draw(state: dict, game: dict, player: str, cards: list[str], wanted: i
     if short:
         card = next(iter(short))
         raise RuleViolation(
-            f"a card is drawn from the deck: no {card_name(state, card)} is left in it"
+            _(
+                "a card is drawn from the deck: no %(card)s is left in it",
+                card=card_name(state, card),
+            )
             if card in state["content"]["combat_cards"]
-            else f"there is no combat card {card!r} in this game's deck"
+            else _("there is no combat card %(card)r in this game's deck", card=card)
         )
 
 
@@ -81,13 +95,16 @@ def take_draw(state: dict, game: dict, player: str, cards: list[str]) -> None:
 def check_in_hand(state: dict, game: dict, player: str, cards: list[str]) -> None:
     for cid in cards:
         if cid not in state["content"]["combat_cards"]:
-            raise RuleViolation(f"there is no combat card {cid!r}")
+            raise RuleViolation(_("there is no combat card %(card)r", card=cid))
     short = Counter(cards) - Counter(game["hands"][player])
     if short:
         card = next(iter(short))
         raise RuleViolation(
-            f"a combat card is played from its player's hand ({name(state, player)} holds no "
-            f"{card_name(state, card)})"
+            _(
+                "a combat card is played from its player's hand (%(player)s holds no %(card)s)",
+                player=name(state, player),
+                card=card_name(state, card),
+            )
         )
 
 
@@ -108,21 +125,28 @@ def deal_check(state: dict, order: list[str], hands: dict | None) -> dict[str, l
     size = state["content"]["start"].get("cards", 0)
     hands = hands or {}
     if set(hands) - set(order):
-        raise RuleViolation("starting hands go to the players of the game only")
+        raise RuleViolation(_("starting hands go to the players of the game only"))
     deck = Counter(full_deck(state["content"]))
     for player in order:
         cards = hands.get(player, [])
         if len(cards) != size:
             raise RuleViolation(
-                f"each player starts with {size} combat card(s) ({name(state, player)} has "
-                f"{len(cards)})"
+                ngettext(
+                    "each player starts with %(num)d combat card(s) (%(player)s has %(count)s)",
+                    "each player starts with %(num)d combat card(s) (%(player)s has %(count)s)",
+                    size,
+                    player=name(state, player),
+                    count=len(cards),
+                )
             )
         for cid in cards:
             if cid not in deck:
-                raise RuleViolation(f"there is no combat card {cid!r} in this game's deck")
+                raise RuleViolation(
+                    _("there is no combat card %(card)r in this game's deck", card=cid)
+                )
         deck.subtract(cards)
         if any(n < 0 for n in deck.values()):
-            raise RuleViolation("the starting hands hold more copies of a card than the deck")
+            raise RuleViolation(_("the starting hands hold more copies of a card than the deck"))
     return {p: sorted(hands.get(p, [])) for p in order}
 
 

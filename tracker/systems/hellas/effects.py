@@ -11,6 +11,7 @@ by a monster need no choice: they happen in the event that causes them.
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
+from tracker.i18n import N_, _, ngettext
 
 from . import cards as deck
 from .grants import give
@@ -19,6 +20,9 @@ from .rules import (
     _check_artifact_free,
     _kill,
     _my_turn,
+    attribute,
+    event_card_name,
+    listed,
     name,
     region,
     region_name,
@@ -38,20 +42,25 @@ EFFECT_KIND = {
 }
 #: what each kind of grant lets happen, as a player says it
 KIND_WORDS = {
-    "temple": ("a temple rises", "a temple"),
-    "fortify": ("hoplites are fortified", "fortified hoplites"),
-    "artifact": ("an artifact is gained outside a hunt", "an artifact"),
-    "attribute": ("a hero's attribute rises", "an attribute"),
-    "control": ("a region changes hands outside a battle or an usurping", "a region"),
-    "cards": ("combat cards are drawn outside the start of a game or of a hunt", "cards"),
+    "temple": (N_("a temple rises"), N_("a temple")),
+    "fortify": (N_("hoplites are fortified"), N_("fortified hoplites")),
+    "artifact": (N_("an artifact is gained outside a hunt"), N_("an artifact")),
+    "attribute": (N_("a hero's attribute rises"), N_("an attribute")),
+    "control": (N_("a region changes hands outside a battle or an usurping"), N_("a region")),
+    "cards": (
+        N_("combat cards are drawn outside the start of a game or of a hunt"),
+        N_("cards"),
+    ),
 }
 
 
-def _join_or(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+def _join_or(words: list) -> str:
+    if len(words) == 1:
+        return words[0]
+    return _("%(some)s or %(last)s", some=listed(words[:-1]), last=words[-1])
 
 
-def sources(content: dict, kind: str) -> list[str]:
+def sources(content: dict, kind: str) -> list:
     """What in this game's content may grant `kind`, in words."""
     found = []
 
@@ -59,14 +68,14 @@ def sources(content: dict, kind: str) -> list[str]:
         return any(item.get("grant") == kind for item in items)
 
     if grants(r for q in content.get("quests", {}).values() for r in q["rewards"]):
-        found.append("a quest's reward")
+        found.append(_("a quest's reward"))
     if grants(e for c in content["event_cards"].values() for e in c.get("effects", ())):
-        found.append("an event card")
+        found.append(_("an event card"))
     monuments = content["monuments"].values()
     if grants(m["blessing"] for m in monuments if m.get("blessing")):
-        found.append("a Monument's blessing")
+        found.append(_("a Monument's blessing"))
     if grants(a for m in monuments for a in m.get("activation", ())):
-        found.append("a Monument's activation")
+        found.append(_("a Monument's activation"))
     return found
 
 
@@ -78,8 +87,25 @@ def _grant(state: dict, game: dict, kind: str, player: str, match=lambda g: True
             return grant
     what, noun = KIND_WORDS[kind]
     found = sources(state["content"], kind)
-    by = f" only when {_join_or(found)} grants it" if found else " only when something grants it"
-    raise RuleViolation(f"{what}{by} (nothing grants {name(state, player)} {noun} now)")
+    who = name(state, player)
+    if found:
+        raise RuleViolation(
+            _(
+                "%(what)s only when %(sources)s grants it (nothing grants %(player)s %(noun)s now)",
+                what=_(what),
+                sources=_join_or(found),
+                player=who,
+                noun=_(noun),
+            )
+        )
+    raise RuleViolation(
+        _(
+            "%(what)s only when something grants it (nothing grants %(player)s %(noun)s now)",
+            what=_(what),
+            player=who,
+            noun=_(noun),
+        )
+    )
 
 
 def _use(game: dict, grant: dict, count: int | None = None) -> None:
@@ -100,13 +126,19 @@ def temple_built(state, game, data):
     grant = _grant(state, game, "temple", player)
     where = region_name(state, rid)
     if not state["content"]["regions"][rid]["temple_site"]:
-        raise RuleViolation(f"a temple is built on a temple site ({where} has none)")
+        raise RuleViolation(
+            _("a temple is built on a temple site (%(region)s has none)", region=where)
+        )
     if place["temple"]:
-        raise RuleViolation(f"{where} already has its temple")
+        raise RuleViolation(_("%(region)s already has its temple", region=where))
     if place["controller"] != player:
         raise RuleViolation(
-            f"a temple is built in a region its builder controls ({name(state, player)} does not "
-            f"control {where})"
+            _(
+                "a temple is built in a region its builder controls (%(player)s does not "
+                "control %(region)s)",
+                player=name(state, player),
+                region=where,
+            )
         )
     _use(game, grant)
     place["temple"] = True
@@ -119,14 +151,26 @@ def hoplites_fortified(state, game, data):
     grant = _grant(state, game, "fortify", player)
     if data["count"] > grant["count"]:
         raise RuleViolation(
-            f"{grant['source']} fortifies {grant['count']} hoplite(s) of {name(state, player)}, "
-            f"not {data['count']}"
+            ngettext(
+                "%(source)s fortifies %(num)d hoplite(s) of %(player)s, not %(count)s",
+                "%(source)s fortifies %(num)d hoplite(s) of %(player)s, not %(count)s",
+                grant["count"],
+                source=grant["source"],
+                player=name(state, player),
+                count=data["count"],
+            )
         )
     loose = place["hoplites"].get(player, 0) - place["fortified"].get(player, 0)
     if data["count"] > loose:
         raise RuleViolation(
-            f"{name(state, player)} has {loose} hoplite(s) to fortify in {region_name(state, rid)}, "
-            f"not {data['count']}"
+            ngettext(
+                "%(player)s has %(num)d hoplite(s) to fortify in %(region)s, not %(count)s",
+                "%(player)s has %(num)d hoplite(s) to fortify in %(region)s, not %(count)s",
+                loose,
+                player=name(state, player),
+                region=region_name(state, rid),
+                count=data["count"],
+            )
         )
     _use(game, grant, data["count"])
     place["fortified"][player] = place["fortified"].get(player, 0) + data["count"]
@@ -142,21 +186,34 @@ def artifact_gained(state, game, data):
 
 @handlers.in_game("HeroAttributeChanged")
 def hero_attribute_changed(state, game, data):
-    player, attribute = data["player"], data["attribute"]
-    grant = _grant(
-        state, game, "attribute", player, lambda g: g.get("attribute") in (None, attribute)
-    )
+    player, key = data["player"], data["attribute"]
+    grant = _grant(state, game, "attribute", player, lambda g: g.get("attribute") in (None, key))
     top = state["content"]["limits"]["attribute_max"]
-    now = game["heroes"][player][attribute]
+    now = game["heroes"][player][key]
     if data["value"] != now + 1:
         raise RuleViolation(
-            f"{grant['source']} raises {name(state, player)}'s {attribute.capitalize()} by one, "
-            f"from {now} to {now + 1}, not to {data['value']}"
+            _(
+                "%(source)s raises %(player)s's %(attribute)s by one, from %(now)s to "
+                "%(next)s, not to %(value)s",
+                source=grant["source"],
+                player=name(state, player),
+                attribute=attribute(key),
+                now=now,
+                next=now + 1,
+                value=data["value"],
+            )
         )
     if data["value"] > top:
-        raise RuleViolation(f"a hero's {attribute} goes up to {top}, not {data['value']}")
+        raise RuleViolation(
+            _(
+                "a hero's %(attribute)s goes up to %(top)s, not %(value)s",
+                attribute=_(_LOWER[key]),
+                top=top,
+                value=data["value"],
+            )
+        )
     _use(game, grant)
-    game["heroes"][player][attribute] = data["value"]
+    game["heroes"][player][key] = data["value"]
 
 
 @handlers.in_game("RegionControlChanged")
@@ -165,15 +222,22 @@ def region_control_changed(state, game, data):
     place = region(state, rid)
     if player is None:
         raise RuleViolation(
-            f"a region falls to nobody only when its controller loses it in a battle or to an "
-            f"usurper ({region_name(state, rid)} does not fall to nobody by itself)"
+            _(
+                "a region falls to nobody only when its controller loses it in a battle or to "
+                "an usurper (%(region)s does not fall to nobody by itself)",
+                region=region_name(state, rid),
+            )
         )
     grant = _grant(state, game, "control", player, lambda g: g.get("region") == rid)
     others = [p for p in place["hoplites"] if p != player]
     if others:
         raise RuleViolation(
-            f"a region held by another player's hoplites changes hands by battle "
-            f"({name(state, others[0])} holds {region_name(state, rid)})"
+            _(
+                "a region held by another player's hoplites changes hands by battle "
+                "(%(player)s holds %(region)s)",
+                player=name(state, others[0]),
+                region=region_name(state, rid),
+            )
         )
     _use(game, grant)
     place["controller"] = player
@@ -200,13 +264,18 @@ def monster_phase_resolved(state, game, data):
     player = data["player"]
     _my_turn(state, game, player)
     if game["turn"]["phase"] != "monster":
-        raise RuleViolation("the Monster Phase comes only after a Monument is built")
+        raise RuleViolation(_("the Monster Phase comes only after a Monument is built"))
     cards = state["content"]["event_cards"]
     cid = data["card"]
     if cid not in cards:
-        raise RuleViolation(f"there is no event card {cid!r} in this game's deck")
+        raise RuleViolation(_("there is no event card %(card)r in this game's deck", card=cid))
     if cid in game["events_drawn"]:
-        raise RuleViolation(f"the event card {cards[cid]['name']} was drawn already from this deck")
+        raise RuleViolation(
+            _(
+                "the event card %(card)s was drawn already from this deck",
+                card=event_card_name(state, cid),
+            )
+        )
     card = cards[cid]
     mid, rid = card["monster"], card["region"]
     slain = any(mid in beaten for beaten in game["slain"].values())
@@ -232,9 +301,9 @@ def event_resolved(state, game, data):
     player = data["player"]
     _my_turn(state, game, player)
     if game["turn"]["phase"] != "event":
-        raise RuleViolation("the Event Phase comes only after the Monster Phase")
+        raise RuleViolation(_("the Event Phase comes only after the Monster Phase"))
     card = state["content"]["event_cards"][game["turn"]["event_card"]]
-    source = f"the event {card['name']}"
+    source = _("the event %(card)s", card=event_card_name(state, game["turn"]["event_card"]))
     killed: dict[str, int] = {}
     for item in card.get("effects", ()):
         if "ravage" in item:
@@ -250,19 +319,32 @@ def event_resolved(state, game, data):
     game["turn"]["phase"] = None
 
 
-def grant_words(state: dict, grant: dict) -> str:
-    """A grant as a player would say it: 'a temple (from the quest The Oracle's Stair)'."""
+#: a hero's attribute named inside a sentence ("a hero's strength goes up to 5")
+_LOWER = {
+    "leadership": N_("leadership"),
+    "strength": N_("strength"),
+    "speed": N_("speed"),
+}
+
+
+def grant_thing(state: dict, grant: dict):
+    """What a grant gives, as a player would say it: 'a temple', '2 hoplite(s) to fortify'."""
     kind = grant["kind"]
     if kind == "fortify":
-        what = f"{grant['count']} hoplite(s) to fortify"
-    elif kind == "cards":
-        what = f"{grant['count']} combat card(s) to draw"
-    elif kind == "attribute":
-        what = f"+1 {(grant.get('attribute') or 'attribute').capitalize()}"
-    elif kind == "control":
-        what = f"control of {region_name(state, grant['region'])}"
-    elif kind == "artifact":
-        what = "an artifact"
-    else:
-        what = "a temple"
-    return f"{what} ({grant['source']})"
+        count = grant["count"]
+        return ngettext("%(num)d hoplite(s) to fortify", "%(num)d hoplite(s) to fortify", count)
+    if kind == "cards":
+        count = grant["count"]
+        return ngettext("%(num)d combat card(s) to draw", "%(num)d combat card(s) to draw", count)
+    if kind == "attribute":
+        return _("+1 %(attribute)s", attribute=attribute(grant.get("attribute")))
+    if kind == "control":
+        return _("control of %(region)s", region=region_name(state, grant["region"]))
+    if kind == "artifact":
+        return _("an artifact")
+    return _("a temple")
+
+
+def grant_words(state: dict, grant: dict):
+    """A grant as a player would say it: 'a temple (from the quest The Oracle's Stair)'."""
+    return _("%(thing)s (%(source)s)", thing=grant_thing(state, grant), source=grant["source"])

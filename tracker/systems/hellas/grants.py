@@ -6,6 +6,8 @@ This module reads nothing of the rules' module, which calls it when a Monument i
 
 from __future__ import annotations
 
+from tracker.i18n import _, localised
+
 
 def _priests_owned(game: dict, player: str) -> int:
     on_monuments = sum(m["priests"].get(player, 0) for m in game["monuments"].values())
@@ -14,7 +16,7 @@ def _priests_owned(game: dict, player: str) -> int:
 
 def monument_name(state: dict, monument: str) -> str:
     found = state["content"]["monuments"].get(monument)
-    return f"the {found['name']}" if found else monument
+    return _("the %(name)s", name=localised(found, "name")) if found else monument
 
 
 def give(state: dict, game: dict, item: dict, player: str, source: str) -> None:
@@ -51,13 +53,14 @@ def bless(state: dict, game: dict) -> list[tuple[str, str]]:
         top = max(counts.values())
         leaders = [p for p, n in counts.items() if n == top]
         if len(leaders) == 1:
-            give(state, game, blessing, leaders[0], f"the blessing of {monument_name(state, mid)}")
+            source = _("the blessing of %(monument)s", monument=monument_name(state, mid))
+            give(state, game, blessing, leaders[0], source)
             blessed.append((leaders[0], mid))
     return blessed
 
 
 def activate(state: dict, game: dict, mid: str, player: str) -> None:
     """The 5th level: the Monument's activation gives its builder what the content says."""
-    source = f"the activation of {monument_name(state, mid)}"
+    source = _("the activation of %(monument)s", monument=monument_name(state, mid))
     for item in state["content"]["monuments"][mid].get("activation", ()):
         give(state, game, item, player, source)

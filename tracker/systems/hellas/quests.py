@@ -10,45 +10,70 @@ ends the quest, takes its token off the board and gives its rewards.
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
+from tracker.i18n import _
 
 from .grants import give
-from .rules import GameHandlers, _my_turn, _normal_action, name, region_name
+from .rules import (
+    GameHandlers,
+    _my_turn,
+    _normal_action,
+    attribute,
+    name,
+    quest_title,
+    region_name,
+)
 
 #: the handlers of the quests
 handlers = GameHandlers()
 
 
-def quest_name(state: dict, qid: str) -> str:
-    found = state["content"].get("quests", {}).get(qid)
-    return found["name"] if found else qid
+quest_name = quest_title
 
 
 def may_undertake(state: dict, game: dict, player: str, qid: str) -> str | None:
     """Why the player's hero may not undertake the quest now, or None when it may."""
     quest = state["content"].get("quests", {}).get(qid)
     if quest is None:
-        return f"there is no quest {qid!r} in this game's content"
+        return _("there is no quest %(quest)r in this game's content", quest=qid)
     token = game["quests"][qid]
-    title, who = quest["name"], name(state, player)
+    title, who = quest_title(state, qid), name(state, player)
     if token["done_by"]:
-        return f"{title} was done by {name(state, token['done_by'])}: its token left the board"
+        return _(
+            "%(quest)s was done by %(player)s: its token left the board",
+            quest=title,
+            player=name(state, token["done_by"]),
+        )
     if token["hero"]:
-        return f"{name(state, token['hero'])}'s hero is on {title} already"
+        return _(
+            "%(player)s's hero is on %(quest)s already",
+            player=name(state, token["hero"]),
+            quest=title,
+        )
     hero = game["heroes"][player]
     if hero["quest"]:
-        return f"a hero undertakes one quest at a time ({who}'s is on {quest_name(state, hero['quest'])})"
+        return _(
+            "a hero undertakes one quest at a time (%(player)s's is on %(quest)s)",
+            player=who,
+            quest=quest_title(state, hero["quest"]),
+        )
     path = game["turn"]["hero_path"]
     where = region_name(state, quest["region"])
     if game["turn"]["player"] != player or not path or path[-1] != quest["region"]:
-        return (
-            f"a hero undertakes a quest on entering its region ({who}'s hero did not end a move "
-            f"in {where} this turn)"
+        return _(
+            "a hero undertakes a quest on entering its region (%(player)s's hero did not end "
+            "a move in %(region)s this turn)",
+            player=who,
+            region=where,
         )
-    for attribute, need in sorted(quest.get("needs", {}).items()):
-        if hero[attribute] < need:
-            return (
-                f"{title} needs {attribute.capitalize()} {need} ({who}'s hero has "
-                f"{hero[attribute]})"
+    for key, need in sorted(quest.get("needs", {}).items()):
+        if hero[key] < need:
+            return _(
+                "%(quest)s needs %(attribute)s %(need)s (%(player)s's hero has %(has)s)",
+                quest=title,
+                attribute=attribute(key),
+                need=need,
+                player=who,
+                has=hero[key],
             )
     return None
 
@@ -71,7 +96,10 @@ def quest_advanced(state, game, data):
     if not hero["quest"]:
         _my_turn(state, game, player)
         raise RuleViolation(
-            f"a quest step is taken on a quest ({name(state, player)}'s hero is on none)"
+            _(
+                "a quest step is taken on a quest (%(player)s's hero is on none)",
+                player=name(state, player),
+            )
         )
     _normal_action(state, game, data, "hero")
     qid = hero["quest"]
@@ -86,4 +114,4 @@ def quest_advanced(state, game, data):
     hero["quest"] = None
     game["quests_done"][player].append(qid)
     for item in quest["rewards"]:
-        give(state, game, item, player, f"the quest {quest['name']}")
+        give(state, game, item, player, _("the quest %(quest)s", quest=quest_title(state, qid)))

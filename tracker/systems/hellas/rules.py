@@ -11,6 +11,7 @@ from collections import Counter
 
 from tracker.errors import RuleViolation
 from tracker.events import Event
+from tracker.i18n import N_, _, localised, ngettext
 from tracker.systems.base import Handlers
 
 from . import cards as deck
@@ -23,10 +24,10 @@ NORMAL = {
     "PriestsSent": "priests",
 }
 NORMAL_WORDS = {
-    "artifacts": "used artifacts",
-    "hero": "moved the hero or took a quest step",
-    "hoplites": "moved hoplites",
-    "priests": "sent priests",
+    "artifacts": N_("used artifacts"),
+    "hero": N_("moved the hero or took a quest step"),
+    "hoplites": N_("moved hoplites"),
+    "priests": N_("sent priests"),
 }
 SPECIAL = {
     "HoplitesRecruited": "recruit",
@@ -37,12 +38,12 @@ SPECIAL = {
     "MonumentBuilt": "build_monument",
 }
 SPECIAL_WORDS = {
-    "recruit": "Recruit",
-    "march": "March",
-    "usurp": "Usurp",
-    "prayer": "Prayer",
-    "hunt": "Hunt",
-    "build_monument": "Build Monument",
+    "recruit": N_("Recruit"),
+    "march": N_("March"),
+    "usurp": N_("Usurp"),
+    "prayer": N_("Prayer"),
+    "hunt": N_("Hunt"),
+    "build_monument": N_("Build Monument"),
 }
 BATTLE_EVENTS = {"BattleBegan", "CombatCardPlayed", "BattlePassed", "ArmyRetreated"}
 HUNT_EVENTS = {"HeroAttacked", "MonsterAttacked"}
@@ -58,45 +59,112 @@ EFFECTS = {
 }
 CONDITIONS = ("warlord", "favoured", "slayer", "king_of_kings")
 CONDITION_WORDS = {
-    "warlord": "Warlord",
-    "favoured": "Favoured by the Gods",
-    "slayer": "Monster Slayer",
-    "king_of_kings": "King of Kings",
+    "warlord": N_("Warlord"),
+    "favoured": N_("Favoured by the Gods"),
+    "slayer": N_("Monster Slayer"),
+    "king_of_kings": N_("King of Kings"),
+}
+ATTRIBUTE_WORDS = {
+    "leadership": N_("Leadership"),
+    "strength": N_("Strength"),
+    "speed": N_("Speed"),
 }
 
 
 # -- words ---------------------------------------------------------------------------------
+# Names come as messages: a pack's names in the reader's language (`localised`), the terms of
+# the game translated where they are read. English puts "the" before a monster's, a
+# Monument's or an artifact's name; the other languages leave the article out.
+
+
+def condition(key: str):
+    """A victory condition's name, as a message."""
+    return _(CONDITION_WORDS[key])
+
+
+def special(kind: str):
+    """A special action's name, as a message."""
+    return _(SPECIAL_WORDS[kind])
+
+
+def attribute(key: str | None):
+    """A hero's attribute as a player names it (Leadership, Strength, Speed)."""
+    if key in ATTRIBUTE_WORDS:
+        return _(ATTRIBUTE_WORDS[key])
+    return _("Attribute") if key is None else key.capitalize()
+
+
+def listed(items) -> str:
+    """Items joined with commas, each still translated where it is read."""
+    items = list(items)
+    if not items:
+        return ""
+    joined = items[-1]
+    for item in reversed(items[:-1]):
+        joined = _("%(first)s, %(rest)s", first=item, rest=joined)
+    return joined
+
+
+def hoplites(n: int):
+    return ngettext("%(num)d hoplite", "%(num)d hoplites", n)
+
+
+def priests(n: int):
+    return ngettext("%(num)d priest", "%(num)d priests", n)
+
+
+def combat_cards(n: int):
+    return ngettext("%(num)d combat card", "%(num)d combat cards", n)
 
 
 def name(state: dict, player: str | None) -> str:
     if player is None:
-        return "nobody"
+        return _("nobody")
     return state["names"].get(player, player)
+
+
+def _the(found):
+    return _("the %(name)s", name=localised(found, "name"))
 
 
 def region_name(state: dict, region: str) -> str:
     found = state["content"]["regions"].get(region)
-    return found["name"] if found else region
+    return localised(found, "name") if found else region
+
+
+def land_name(state: dict, land: str) -> str:
+    found = state["content"]["lands"].get(land)
+    return localised(found, "name") if found else land
 
 
 def monster_name(state: dict, monster: str) -> str:
     found = state["content"]["monsters"].get(monster)
-    return f"the {found['name']}" if found else monster
+    return _the(found) if found else monster
 
 
 def monument_name(state: dict, monument: str) -> str:
     found = state["content"]["monuments"].get(monument)
-    return f"the {found['name']}" if found else monument
+    return _the(found) if found else monument
 
 
 def artifact_name(state: dict, artifact: str) -> str:
     found = state["content"]["artifacts"].get(artifact)
-    return f"the {found['name']}" if found else artifact
+    return _the(found) if found else artifact
 
 
 def card_name(state: dict, card: str) -> str:
     found = state["content"]["combat_cards"].get(card)
-    return found["name"] if found else card
+    return localised(found, "name") if found else card
+
+
+def quest_title(state: dict, qid: str) -> str:
+    found = state["content"].get("quests", {}).get(qid)
+    return localised(found, "name") if found else qid
+
+
+def event_card_name(state: dict, cid: str) -> str:
+    found = state["content"]["event_cards"].get(cid)
+    return localised(found, "name") if found else cid
 
 
 # -- reading the board ---------------------------------------------------------------------
@@ -107,7 +175,7 @@ def region(state: dict, rid: str) -> dict:
     try:
         return state["game"]["regions"][rid]
     except KeyError:
-        raise RuleViolation(f"there is no region {rid!r} on this board") from None
+        raise RuleViolation(_("there is no region %(region)r on this board", region=rid)) from None
 
 
 def hoplites_on_board(game: dict, player: str) -> int:
@@ -192,17 +260,27 @@ def waiting_for(state: dict) -> str | None:
     if battle:
         where = region_name(state, battle["region"])
         if battle["outcome"]:
-            return f"{name(state, battle['outcome']['loser'])} to retreat from {where}"
-        return f"{name(state, battle['next'])} to play a combat card or pass in {where}"
+            loser = name(state, battle["outcome"]["loser"])
+            return _("%(player)s to retreat from %(region)s", player=loser, region=where)
+        return _(
+            "%(player)s to play a combat card or pass in %(region)s",
+            player=name(state, battle["next"]),
+            region=where,
+        )
     if game["contested"]:
-        return f"the battle for {region_name(state, game['contested'][0])}"
+        return _("the battle for %(region)s", region=region_name(state, game["contested"][0]))
     phase = game["turn"]["phase"]
+    who = name(state, game["turn"]["player"])
+    if phase == "monster":
+        return _("%(player)s to resolve the monster phase", player=who)
     if phase:
-        return f"{name(state, game['turn']['player'])} to resolve the {phase} phase"
+        return _("%(player)s to resolve the event phase", player=who)
     hunt = game["hunt"]
     if hunt and hunt["status"] in ("hero", "monster"):
-        whose = "hero" if hunt["status"] == "hero" else "monster"
-        return f"the {whose} to attack in the hunt of {monster_name(state, hunt['monster'])}"
+        beast = monster_name(state, hunt["monster"])
+        if hunt["status"] == "hero":
+            return _("the hero to attack in the hunt of %(monster)s", monster=beast)
+        return _("the monster to attack in the hunt of %(monster)s", monster=beast)
     return None
 
 
@@ -251,7 +329,11 @@ class GameHandlers(Handlers):
                 player = event.data.get("player")
                 if player is not None and player not in game["order"]:
                     raise RuleViolation(
-                        f"{name(state, player)} is not playing in game {game['id']}"
+                        _(
+                            "%(player)s is not playing in game %(game)s",
+                            player=name(state, player),
+                            game=game["id"],
+                        )
                     )
                 _check_waiting(state, game, event.type)
                 step(state, game, event.data)
@@ -272,9 +354,21 @@ def game_under_way(state: dict, kind: str) -> dict:
     """The game under way, or RuleViolation when there is none."""
     game = state["game"]
     if game is None:
-        raise RuleViolation(f"no game is under way: a game starts before its {kind}")
+        raise RuleViolation(
+            _("no game is under way: a game starts before its %(event)s", event=kind)
+        )
     if game["over"]:
-        raise RuleViolation(f"game {game['id']} is over ({_over_words(state, game)})")
+        over = game["over"]
+        if over["winner"] is None:
+            raise RuleViolation(_("game %(game)s is over (it was abandoned)", game=game["id"]))
+        raise RuleViolation(
+            _(
+                "game %(game)s is over (%(player)s won as %(condition)s)",
+                game=game["id"],
+                player=name(state, over["winner"]),
+                condition=condition(over["condition"]),
+            )
+        )
     return game
 
 
@@ -289,37 +383,41 @@ def game_abandoned(state: dict, event: Event) -> None:
     _end(state, game_under_way(state, event.type), None, None, event.version)
 
 
-def _over_words(state, game) -> str:
-    over = game["over"]
-    if over["winner"] is None:
-        return "it was abandoned"
-    return f"{name(state, over['winner'])} won as {CONDITION_WORDS[over['condition']]}"
-
-
 def _check_waiting(state, game, kind):
     battle = game["battle"]
     if (battle or game["contested"]) and kind not in BATTLE_EVENTS:
         where = battle["region"] if battle else game["contested"][0]
         raise RuleViolation(
-            f"the battle for {region_name(state, where)} is fought before anything else"
+            _(
+                "the battle for %(region)s is fought before anything else",
+                region=region_name(state, where),
+            )
         )
     phase = game["turn"]["phase"]
     if phase == "monster" and kind != "MonsterPhaseResolved":
-        raise RuleViolation("after a Monument is built, the Monster Phase comes next")
+        raise RuleViolation(_("after a Monument is built, the Monster Phase comes next"))
     if phase == "event" and kind != "EventResolved":
-        raise RuleViolation("after the Monster Phase, the Event Phase comes next")
+        raise RuleViolation(_("after the Monster Phase, the Event Phase comes next"))
     hunt = game["hunt"]
     if hunt and hunt["status"] in ("hero", "monster") and kind not in HUNT_EVENTS:
         raise RuleViolation(
-            f"the hunt of {monster_name(state, hunt['monster'])} goes on until the monster "
-            "is slain or the hunt fails"
+            _(
+                "the hunt of %(monster)s goes on until the monster is slain or the hunt fails",
+                monster=monster_name(state, hunt["monster"]),
+            )
         )
 
 
 def _my_turn(state, game, player):
     current = game["turn"]["player"]
     if player != current:
-        raise RuleViolation(f"it is {name(state, current)}'s turn, not {name(state, player)}'s")
+        raise RuleViolation(
+            _(
+                "it is %(current)s's turn, not %(player)s's",
+                current=name(state, current),
+                player=name(state, player),
+            )
+        )
 
 
 def _normal_action(state, game, data, kind):
@@ -329,13 +427,21 @@ def _normal_action(state, game, data, kind):
     who = name(state, player)
     if turn["special"]:
         raise RuleViolation(
-            f"normal actions come before the special action ({who} already took "
-            f"{SPECIAL_WORDS[turn['special']]} this turn)"
+            _(
+                "normal actions come before the special action (%(player)s already took "
+                "%(action)s this turn)",
+                player=who,
+                action=special(turn["special"]),
+            )
         )
     if kind in turn["normal"]:
         raise RuleViolation(
-            f"each kind of normal action is taken once a turn ({who} already "
-            f"{NORMAL_WORDS[kind]} this turn)"
+            _(
+                "each kind of normal action is taken once a turn (%(player)s already "
+                "%(action)s this turn)",
+                player=who,
+                action=_(NORMAL_WORDS[kind]),
+            )
         )
 
 
@@ -346,16 +452,25 @@ def _special_action(state, game, data, kind):
     taken = game["turn"]["special"]
     if taken:
         raise RuleViolation(
-            f"a player takes exactly one special action a turn ({who} already took "
-            f"{SPECIAL_WORDS[taken]})"
+            _(
+                "a player takes exactly one special action a turn (%(player)s already took "
+                "%(action)s)",
+                player=who,
+                action=special(taken),
+            )
         )
     if kind in game["tokens"][player]:
         raise RuleViolation(
-            f"{SPECIAL_WORDS[kind]} is blocked by {who}'s Used Action token until a Monument "
-            "is built"
+            _(
+                "%(action)s is blocked by %(player)s's Used Action token until a Monument is built",
+                action=special(kind),
+                player=who,
+            )
         )
     if free_tokens(state, game, player) <= 0:
-        raise RuleViolation(f"{who} has no Used Action token left for a special action")
+        raise RuleViolation(
+            _("%(player)s has no Used Action token left for a special action", player=who)
+        )
 
 
 def _take_special(state, game, player, kind):
@@ -394,18 +509,29 @@ def _check_seats(state, data):
     content = state["content"]
     earlier = state["game"]
     if earlier and not earlier["over"]:
-        raise RuleViolation(f"game {earlier['id']} is still under way: it ends before another")
+        raise RuleViolation(
+            _("game %(game)s is still under way: it ends before another", game=earlier["id"])
+        )
     if any(g["id"] == data["game"] for g in state["games"]):
-        raise RuleViolation(f"this campaign already played a game called {data['game']}")
+        raise RuleViolation(
+            _("this campaign already played a game called %(game)s", game=data["game"])
+        )
     order = data["order"]
     for player in order:
         if player not in state["names"]:
-            raise RuleViolation(f"{player} is not a player of this campaign")
+            raise RuleViolation(_("%(player)s is not a player of this campaign", player=player))
     if len(set(order)) != len(order):
-        raise RuleViolation("each player takes one seat at the table")
+        raise RuleViolation(_("each player takes one seat at the table"))
     low, high = content["players"]["min"], content["players"]["max"]
     if not low <= len(order) <= high:
-        raise RuleViolation(f"a game has {low} to {high} players, not {len(order)}")
+        raise RuleViolation(
+            _(
+                "a game has %(low)s to %(high)s players, not %(count)s",
+                low=low,
+                high=high,
+                count=len(order),
+            )
+        )
 
 
 def _check_pieces(state, data) -> dict[str, str]:
@@ -413,34 +539,48 @@ def _check_pieces(state, data) -> dict[str, str]:
     content, order = state["content"], data["order"]
     regions = content["regions"]
     if set(data["heroes"]) != set(order):
-        raise RuleViolation("each player of the game places one hero, and only they do")
+        raise RuleViolation(_("each player of the game places one hero, and only they do"))
     for rid in data["heroes"].values():
         if rid not in regions:
-            raise RuleViolation(f"there is no region {rid!r} on this board")
+            raise RuleViolation(_("there is no region %(region)r on this board", region=rid))
     limit = content["limits"]["hoplites"]
     held: dict[str, str] = {}
     for player, placed in data["hoplites"].items():
         if player not in order:
-            raise RuleViolation(f"{name(state, player)} is not playing in this game")
+            raise RuleViolation(
+                _("%(player)s is not playing in this game", player=name(state, player))
+            )
         total = sum(placed.values())
         if total > limit:
             raise RuleViolation(
-                f"a player has at most {limit} hoplites ({name(state, player)} would have {total})"
+                _(
+                    "a player has at most %(limit)s hoplites (%(player)s would have %(count)s)",
+                    limit=limit,
+                    player=name(state, player),
+                    count=total,
+                )
             )
         for rid in placed:
             if rid not in regions:
-                raise RuleViolation(f"there is no region {rid!r} on this board")
+                raise RuleViolation(_("there is no region %(region)r on this board", region=rid))
             if rid in held:
                 raise RuleViolation(
-                    f"{region_name(state, rid)} starts with the hoplites of one player only "
-                    f"({name(state, held[rid])} and {name(state, player)})"
+                    _(
+                        "%(region)s starts with the hoplites of one player only "
+                        "(%(first)s and %(second)s)",
+                        region=region_name(state, rid),
+                        first=name(state, held[rid]),
+                        second=name(state, player),
+                    )
                 )
             held[rid] = player
     for monster, rid in data["monsters"].items():
         if monster not in content["monsters"]:
-            raise RuleViolation(f"there is no monster {monster!r} in this game's content")
+            raise RuleViolation(
+                _("there is no monster %(monster)r in this game's content", monster=monster)
+            )
         if rid not in regions:
-            raise RuleViolation(f"there is no region {rid!r} on this board")
+            raise RuleViolation(_("there is no region %(region)r on this board", region=rid))
     return held
 
 
@@ -451,17 +591,24 @@ def _check_victory_setup(state, data) -> bool:
     excluded = data["excluded_lands"]
     if len(set(excluded)) != need["excluded_lands"] or len(excluded) != len(set(excluded)):
         raise RuleViolation(
-            f"with {len(order)} players, {need['excluded_lands']} Land(s) do not count for "
-            f"Warlord ({len(excluded)} named)"
+            ngettext(
+                "with %(players)s players, %(num)d Land(s) do not count for Warlord "
+                "(%(named)s named)",
+                "with %(players)s players, %(num)d Land(s) do not count for Warlord "
+                "(%(named)s named)",
+                need["excluded_lands"],
+                players=len(order),
+                named=len(excluded),
+            )
         )
     for land in excluded:
         if land not in content["lands"]:
-            raise RuleViolation(f"there is no land {land!r} on this board")
+            raise RuleViolation(_("there is no land %(land)r on this board", land=land))
     king = data["king_of_kings"]
     if len(order) == 2:
         return content["victory"]["king_with_two_players"] if king is None else king
     if king is False:
-        raise RuleViolation("King of Kings may be left out only in a game of two players")
+        raise RuleViolation(_("King of Kings may be left out only in a game of two players"))
     return True
 
 
@@ -615,7 +762,10 @@ def turn_ended(state, game, data):
     _my_turn(state, game, player)
     if not game["turn"]["special"]:
         raise RuleViolation(
-            f"a turn ends after exactly one special action ({name(state, player)} took none)"
+            _(
+                "a turn ends after exactly one special action (%(player)s took none)",
+                player=name(state, player),
+            )
         )
     order = game["order"]
     following = order[(order.index(player) + 1) % len(order)]
@@ -631,15 +781,25 @@ def artifacts_used(state, game, data):
     _normal_action(state, game, data, "artifacts")
     player = data["player"]
     if len(set(data["artifacts"])) != len(data["artifacts"]):
-        raise RuleViolation("an artifact is used once until it is charged again")
+        raise RuleViolation(_("an artifact is used once until it is charged again"))
     for aid in data["artifacts"]:
         held = game["artifacts"].get(aid)
         if held is None or held["owner"] != player:
-            raise RuleViolation(f"{name(state, player)} does not hold {artifact_name(state, aid)}")
+            raise RuleViolation(
+                _(
+                    "%(player)s does not hold %(artifact)s",
+                    player=name(state, player),
+                    artifact=artifact_name(state, aid),
+                )
+            )
         if not held["charged"]:
             raise RuleViolation(
-                f"only a charged artifact is used ({artifact_name(state, aid)} of "
-                f"{name(state, player)} charges again when a Monument is built)"
+                _(
+                    "only a charged artifact is used (%(artifact)s of %(player)s charges again "
+                    "when a Monument is built)",
+                    artifact=artifact_name(state, aid),
+                    player=name(state, player),
+                )
             )
     for aid in data["artifacts"]:
         game["artifacts"][aid]["charged"] = False
@@ -655,21 +815,35 @@ def hero_moved(state, game, data):
     who = name(state, player)
     if hero["quest"]:
         raise RuleViolation(
-            f"a hero on a quest takes its next step instead of moving ({who}'s hero is on "
-            f"{state['content']['quests'][hero['quest']]['name']})"
+            _(
+                "a hero on a quest takes its next step instead of moving (%(player)s's hero "
+                "is on %(quest)s)",
+                player=who,
+                quest=quest_title(state, hero["quest"]),
+            )
         )
     if len(path) > hero["speed"]:
         raise RuleViolation(
-            f"a hero moves at most its Speed in regions ({who}'s hero has Speed "
-            f"{hero['speed']}, the path has {len(path)})"
+            _(
+                "a hero moves at most its Speed in regions (%(player)s's hero has Speed "
+                "%(speed)s, the path has %(steps)s)",
+                player=who,
+                speed=hero["speed"],
+                steps=len(path),
+            )
         )
     here = hero["region"]
     for step in path:
         region(state, step)
         if step not in state["neighbours"][here]:
             raise RuleViolation(
-                f"a hero moves from a region to an adjacent one ({who}'s hero from "
-                f"{region_name(state, here)} to {region_name(state, step)})"
+                _(
+                    "a hero moves from a region to an adjacent one (%(player)s's hero from "
+                    "%(origin)s to %(destination)s)",
+                    player=who,
+                    origin=region_name(state, here),
+                    destination=region_name(state, step),
+                )
             )
         here = step
     game["turn"]["hero_path"] = [hero["region"], *path]
@@ -685,14 +859,25 @@ def _check_moves(state, game, player, moves):
         region(state, destination)
         if destination not in state["neighbours"][origin]:
             raise RuleViolation(
-                f"hoplites move to an adjacent region ({name(state, player)} from "
-                f"{region_name(state, origin)} to {region_name(state, destination)})"
+                _(
+                    "hoplites move to an adjacent region (%(player)s from %(origin)s to "
+                    "%(destination)s)",
+                    player=name(state, player),
+                    origin=region_name(state, origin),
+                    destination=region_name(state, destination),
+                )
             )
         have = left.setdefault(origin, place["hoplites"].get(player, 0))
         if move["count"] > have:
             raise RuleViolation(
-                f"{name(state, player)} has {have} hoplite(s) left to move from "
-                f"{region_name(state, origin)}, not {move['count']}"
+                ngettext(
+                    "%(player)s has %(num)d hoplite(s) left to move from %(origin)s, not %(count)s",
+                    "%(player)s has %(num)d hoplite(s) left to move from %(origin)s, not %(count)s",
+                    have,
+                    player=name(state, player),
+                    origin=region_name(state, origin),
+                    count=move["count"],
+                )
             )
         left[origin] = have - move["count"]
 
@@ -745,11 +930,19 @@ def priests_sent(state, game, data):
     player = data["player"]
     monument = game["monuments"].get(data["monument"])
     if monument is None:
-        raise RuleViolation(f"there is no monument {data['monument']!r} on this board")
+        raise RuleViolation(
+            _("there is no monument %(monument)r on this board", monument=data["monument"])
+        )
     pool = game["priests"][player]
     if data["count"] > pool:
         raise RuleViolation(
-            f"{name(state, player)} has {pool} priest(s) in the pool, not {data['count']} to send"
+            ngettext(
+                "%(player)s has %(num)d priest(s) in the pool, not %(count)s to send",
+                "%(player)s has %(num)d priest(s) in the pool, not %(count)s to send",
+                pool,
+                player=name(state, player),
+                count=data["count"],
+            )
         )
     game["priests"][player] = pool - data["count"]
     monument["priests"][player] = monument["priests"].get(player, 0) + data["count"]
@@ -768,15 +961,24 @@ def hoplites_recruited(state, game, data):
         place = region(state, placed["region"])
         if place["controller"] != player:
             raise RuleViolation(
-                f"new hoplites go to regions their player controls ({name(state, player)} "
-                f"does not control {region_name(state, placed['region'])})"
+                _(
+                    "new hoplites go to regions their player controls (%(player)s does not "
+                    "control %(region)s)",
+                    player=name(state, player),
+                    region=region_name(state, placed["region"]),
+                )
             )
         total += placed["count"]
     limit = state["content"]["limits"]["hoplites"]
     after = hoplites_on_board(game, player) + total
     if after > limit:
         raise RuleViolation(
-            f"a player has at most {limit} hoplites ({name(state, player)} would have {after})"
+            _(
+                "a player has at most %(limit)s hoplites (%(player)s would have %(count)s)",
+                limit=limit,
+                player=name(state, player),
+                count=after,
+            )
         )
     _take_special(state, game, player, "recruit")
     for placed in data["placed"]:
@@ -807,22 +1009,37 @@ def check_usurp(state: dict, game: dict, player: str, rid: str) -> None:
     hero = game["heroes"][player]
     if hero["region"] != rid:
         raise RuleViolation(
-            f"a hero usurps the region it stands in ({who}'s hero is not in {where})"
+            _(
+                "a hero usurps the region it stands in (%(player)s's hero is not in %(region)s)",
+                player=who,
+                region=where,
+            )
         )
     others = [p for p in place["hoplites"] if p != player]
     if others:
         raise RuleViolation(
-            f"a region held by another player's hoplites is not usurped ({name(state, others[0])} "
-            f"holds {where})"
+            _(
+                "a region held by another player's hoplites is not usurped (%(player)s holds "
+                "%(region)s)",
+                player=name(state, others[0]),
+                region=where,
+            )
         )
     population = state["content"]["regions"][rid]["population"]
     if hero["leadership"] < population:
         raise RuleViolation(
-            f"a hero usurps a region whose population strength is no more than its Leadership "
-            f"({who} has Leadership {hero['leadership']}, {where} {population})"
+            _(
+                "a hero usurps a region whose population strength is no more than its "
+                "Leadership (%(player)s has Leadership %(leadership)s, %(region)s "
+                "%(population)s)",
+                player=who,
+                leadership=hero["leadership"],
+                region=where,
+                population=population,
+            )
         )
     if place["controller"] == player:
-        raise RuleViolation(f"{who} already controls {where}")
+        raise RuleViolation(_("%(player)s already controls %(region)s", player=who, region=where))
 
 
 @handlers.in_game("Prayed")
@@ -842,13 +1059,23 @@ def hunt_began(state, game, data):
     player, monster = data["player"], data["monster"]
     where = game["monsters"].get(monster)
     if where is None:
-        raise RuleViolation(f"{monster_name(state, monster)} is not on the board to be hunted")
+        raise RuleViolation(
+            _(
+                "%(monster)s is not on the board to be hunted",
+                monster=monster_name(state, monster),
+            )
+        )
     hero = game["heroes"][player]
     if hero["region"] != where:
         raise RuleViolation(
-            f"a hero hunts a monster in its own region ({name(state, player)}'s hero is in "
-            f"{region_name(state, hero['region'])}, {monster_name(state, monster)} in "
-            f"{region_name(state, where)})"
+            _(
+                "a hero hunts a monster in its own region (%(player)s's hero is in "
+                "%(region)s, %(monster)s in %(lair)s)",
+                player=name(state, player),
+                region=region_name(state, hero["region"]),
+                monster=monster_name(state, monster),
+                lair=region_name(state, where),
+            )
         )
     deck.check_draw(state, game, player, data.get("cards") or [], hero["strength"])
     _take_special(state, game, player, "hunt")
@@ -870,11 +1097,17 @@ def monument_built(state, game, data):
     player = data["player"]
     monument = game["monuments"].get(data["monument"])
     if monument is None:
-        raise RuleViolation(f"there is no monument {data['monument']!r} on this board")
+        raise RuleViolation(
+            _("there is no monument %(monument)r on this board", monument=data["monument"])
+        )
     levels = state["content"]["limits"]["monument_levels"]
     if monument["level"] >= levels:
         raise RuleViolation(
-            f"{monument_name(state, data['monument'])} is complete at {levels} levels"
+            _(
+                "%(monument)s is complete at %(levels)s levels",
+                monument=monument_name(state, data["monument"]),
+                levels=levels,
+            )
         )
     _take_special(state, game, player, "build_monument")
     monument["level"] += 1
@@ -913,12 +1146,18 @@ def monument_built(state, game, data):
 def _hunt(state, game, player, status):
     hunt = game["hunt"]
     if hunt is None or hunt["status"] not in ("hero", "monster"):
-        raise RuleViolation(f"{name(state, player)} is not hunting a monster")
+        raise RuleViolation(_("%(player)s is not hunting a monster", player=name(state, player)))
     if hunt["player"] != player:
-        raise RuleViolation(f"the hunt is {name(state, hunt['player'])}'s")
+        raise RuleViolation(_("the hunt is %(player)s's", player=name(state, hunt["player"])))
     if hunt["status"] != status:
-        whose = "the hero" if hunt["status"] == "hero" else monster_name(state, hunt["monster"])
-        raise RuleViolation(f"{whose} attacks next in the hunt")
+        if hunt["status"] == "hero":
+            raise RuleViolation(_("the hero attacks next in the hunt"))
+        raise RuleViolation(
+            _(
+                "%(monster)s attacks next in the hunt",
+                monster=monster_name(state, hunt["monster"]),
+            )
+        )
     return hunt
 
 
@@ -934,20 +1173,38 @@ def hero_attacked(state, game, data):
     for entry in data["wounds"]:
         wound = wounds.get(entry["wound"])
         if wound is None:
-            raise RuleViolation(f"{beast} has no wound called {entry['wound']!r}")
+            raise RuleViolation(
+                _(
+                    "%(monster)s has no wound called %(wound)r",
+                    monster=beast,
+                    wound=entry["wound"],
+                )
+            )
         if entry["wound"] in done:
-            raise RuleViolation(f"{beast}'s {entry['wound']} is already wounded")
+            raise RuleViolation(
+                _(
+                    "%(monster)s's %(wound)s is already wounded",
+                    monster=beast,
+                    wound=entry["wound"],
+                )
+            )
         done.add(entry["wound"])
         symbols = []
         for card in entry["cards"]:
             if card not in cards:
-                raise RuleViolation(f"there is no combat card {card!r}")
+                raise RuleViolation(_("there is no combat card %(card)r", card=card))
             symbols.append(cards[card]["symbol"])
         if Counter(symbols) != Counter(wound["symbols"]):
             raise RuleViolation(
-                f"a wound takes combat cards matching its symbols ({beast}'s {entry['wound']} "
-                f"takes {', '.join(wound['symbols'])}; {name(state, player)} discarded "
-                f"{', '.join(symbols)})"
+                _(
+                    "a wound takes combat cards matching its symbols (%(monster)s's %(wound)s "
+                    "takes %(needs)s; %(player)s discarded %(symbols)s)",
+                    monster=beast,
+                    wound=entry["wound"],
+                    needs=", ".join(wound["symbols"]),
+                    player=name(state, player),
+                    symbols=", ".join(symbols),
+                )
             )
     spent = [card for entry in data["wounds"] for card in entry["cards"]]
     deck.check_in_hand(state, game, player, spent)
@@ -980,13 +1237,24 @@ def hunt_reward_claimed(state, game, data):
     hunt = game["hunt"]
     who = name(state, player)
     if hunt is None or hunt["player"] != player or hunt["status"] != "failed":
-        raise RuleViolation(f"a reward is claimed after a failed hunt ({who} has none this turn)")
+        raise RuleViolation(
+            _(
+                "a reward is claimed after a failed hunt (%(player)s has none this turn)",
+                player=who,
+            )
+        )
     if hunt["claimed"]:
-        raise RuleViolation(f"after a failed hunt a player claims one reward ({who} has one)")
+        raise RuleViolation(
+            _("after a failed hunt a player claims one reward (%(player)s has one)", player=who)
+        )
     beast = monster_name(state, hunt["monster"])
     if data["wound"] not in hunt["wounds"]:
         raise RuleViolation(
-            f"the reward is one of a wound inflicted ({beast}'s {data['wound']} was not)"
+            _(
+                "the reward is one of a wound inflicted (%(monster)s's %(wound)s was not)",
+                monster=beast,
+                wound=data["wound"],
+            )
         )
     wound = next(
         w
@@ -996,15 +1264,31 @@ def hunt_reward_claimed(state, game, data):
     reward = wound["reward"]
     if reward is None:
         raise RuleViolation(
-            f"only a wound showing an artifact or a priest gives a reward ({beast}'s "
-            f"{data['wound']} shows neither)"
+            _(
+                "only a wound showing an artifact or a priest gives a reward (%(monster)s's "
+                "%(wound)s shows neither)",
+                monster=beast,
+                wound=data["wound"],
+            )
         )
     if reward == "priest":
         limit = state["content"]["limits"]["priests"]
         if data["artifact"] is not None:
-            raise RuleViolation(f"{beast}'s {data['wound']} gives a priest, not an artifact")
+            raise RuleViolation(
+                _(
+                    "%(monster)s's %(wound)s gives a priest, not an artifact",
+                    monster=beast,
+                    wound=data["wound"],
+                )
+            )
         if priests_owned(game, player) >= limit:
-            raise RuleViolation(f"a player has at most {limit} priests ({who} has {limit})")
+            raise RuleViolation(
+                _(
+                    "a player has at most %(limit)s priests (%(player)s has %(limit)s)",
+                    limit=limit,
+                    player=who,
+                )
+            )
         game["priests"][player] += 1
     else:
         _check_artifact_free(state, game, data["artifact"])
@@ -1014,12 +1298,20 @@ def hunt_reward_claimed(state, game, data):
 
 def _check_artifact_free(state, game, aid):
     if aid is None:
-        raise RuleViolation("an artifact reward names the artifact taken")
+        raise RuleViolation(_("an artifact reward names the artifact taken"))
     held = game["artifacts"].get(aid)
     if held is None:
-        raise RuleViolation(f"there is no artifact {aid!r} in this game's content")
+        raise RuleViolation(
+            _("there is no artifact %(artifact)r in this game's content", artifact=aid)
+        )
     if held["owner"]:
-        raise RuleViolation(f"{artifact_name(state, aid)} is held by {name(state, held['owner'])}")
+        raise RuleViolation(
+            _(
+                "%(artifact)s is held by %(player)s",
+                artifact=artifact_name(state, aid),
+                player=name(state, held["owner"]),
+            )
+        )
 
 
 # -- battles -------------------------------------------------------------------------------
@@ -1031,14 +1323,24 @@ def battle_began(state, game, data):
     _my_turn(state, game, player)
     if game["battle"]:
         raise RuleViolation(
-            f"one battle at a time (the battle for {region_name(state, game['battle']['region'])} "
-            "goes on)"
+            _(
+                "one battle at a time (the battle for %(region)s goes on)",
+                region=region_name(state, game["battle"]["region"]),
+            )
         )
     if rid not in game["contested"]:
-        raise RuleViolation(f"there is no battle to fight in {region_name(state, rid)}")
+        raise RuleViolation(
+            _("there is no battle to fight in %(region)s", region=region_name(state, rid))
+        )
     place = game["regions"][rid]
     if player not in place["hoplites"]:
-        raise RuleViolation(f"{name(state, player)} has no hoplites in {region_name(state, rid)}")
+        raise RuleViolation(
+            _(
+                "%(player)s has no hoplites in %(region)s",
+                player=name(state, player),
+                region=region_name(state, rid),
+            )
+        )
     defender = next(p for p in place["hoplites"] if p != player)
     game["battle"] = {
         "region": rid,
@@ -1054,19 +1356,28 @@ def battle_began(state, game, data):
 def _battle_turn(state, game, player):
     battle = game["battle"]
     if battle is None:
-        raise RuleViolation(f"{name(state, player)} is in no battle")
+        raise RuleViolation(_("%(player)s is in no battle", player=name(state, player)))
     if battle["outcome"]:
         raise RuleViolation(
-            f"the battle for {region_name(state, battle['region'])} is decided: no more cards"
+            _(
+                "the battle for %(region)s is decided: no more cards",
+                region=region_name(state, battle["region"]),
+            )
         )
     if player not in battle["cards"]:
         raise RuleViolation(
-            f"{name(state, player)} does not fight in {region_name(state, battle['region'])}"
+            _(
+                "%(player)s does not fight in %(region)s",
+                player=name(state, player),
+                region=region_name(state, battle["region"]),
+            )
         )
     if battle["next"] != player:
         raise RuleViolation(
-            f"players take turns in a battle: {name(state, battle['next'])} plays a card or "
-            "passes next"
+            _(
+                "players take turns in a battle: %(player)s plays a card or passes next",
+                player=name(state, battle["next"]),
+            )
         )
     return battle
 
@@ -1135,25 +1446,38 @@ def army_retreated(state, game, data):
     player = data["player"]
     battle = game["battle"]
     if battle is None or battle["outcome"] is None:
-        raise RuleViolation("an army retreats only after losing a battle")
+        raise RuleViolation(_("an army retreats only after losing a battle"))
     if battle["outcome"]["loser"] != player:
         raise RuleViolation(
-            f"the loser retreats: {name(state, battle['outcome']['loser'])}, not "
-            f"{name(state, player)}"
+            _(
+                "the loser retreats: %(loser)s, not %(player)s",
+                loser=name(state, battle["outcome"]["loser"]),
+                player=name(state, player),
+            )
         )
     legal = legal_retreats(state, game, battle)
     to = data["to"]
     where = region_name(state, battle["region"])
     if to is None and legal:
         raise RuleViolation(
-            f"the loser retreats when it can ({name(state, player)} may retreat from {where} to "
-            f"{', '.join(region_name(state, r) for r in legal)})"
+            _(
+                "the loser retreats when it can (%(player)s may retreat from %(region)s to "
+                "%(regions)s)",
+                player=name(state, player),
+                region=where,
+                regions=listed(region_name(state, r) for r in legal),
+            )
         )
     if to is not None and to not in legal:
         region(state, to)
         raise RuleViolation(
-            f"the loser retreats to an adjacent region free of other players ({name(state, player)}"
-            f" cannot go from {where} to {region_name(state, to)})"
+            _(
+                "the loser retreats to an adjacent region free of other players (%(player)s "
+                "cannot go from %(region)s to %(destination)s)",
+                player=name(state, player),
+                region=where,
+                destination=region_name(state, to),
+            )
         )
     place = game["regions"][battle["region"]]
     count = place["hoplites"].get(player, 0)

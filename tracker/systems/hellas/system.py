@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+
 from tracker.errors import RuleViolation
+from tracker.i18n import _, localised
 from tracker.systems.base import GameSystem, Handlers, load_json
 
 from . import effects, quests, rules, views, words
 from .board import check_content, neighbours
 from .schemas import EVENTS, SettingsSchema
+from .texts import with_versions, without_versions
 
 
 class Hellas(GameSystem):
@@ -22,8 +26,14 @@ class Hellas(GameSystem):
 
     def content_packs(self) -> dict[str, str]:
         return {
-            path.stem: load_json(path)["title"] for path in sorted(self.content_dir.glob("*.json"))
+            path.stem: localised(load_json(path), "title")
+            for path in sorted(self.content_dir.glob("*.json"))
         }
+
+    @functools.cache  # noqa: B019 - one system object lives as long as the process
+    def _shipped(self, pack) -> dict | None:
+        path = self.content_dir / f"{pack}.json"
+        return load_json(path) if path.is_file() else None
 
     def prepare_settings(self, settings: dict) -> dict:
         if "content" in settings:
@@ -31,16 +41,26 @@ class Hellas(GameSystem):
         pack = settings.get("pack", "base")
         if pack not in self.content_packs():
             raise RuleViolation(
-                f"there is no board {pack!r} (there are: {', '.join(self.content_packs())})"
+                _(
+                    "there is no board %(pack)r (there are: %(packs)s)",
+                    pack=pack,
+                    packs=", ".join(self.content_packs()),
+                )
             )
-        return {**settings, "content": load_json(self.content_dir / f"{pack}.json")}
+        # The names in other languages are no part of what the log keeps (texts.py).
+        content = without_versions(load_json(self.content_dir / f"{pack}.json"))
+        return {**settings, "content": content}
 
     def initial_state(self, settings: dict) -> dict:
         content = settings["content"]
         check_content(content)
+        pack = content.get("id")
+        known = isinstance(pack, str) and pack in self.content_packs()
+        shipped = self._shipped(pack) if known else None
+        content = with_versions(content, shipped)
         players = [p["id"] for p in settings["players"]]
         if len(set(players)) != len(players):
-            raise RuleViolation("each player of a campaign has an id of its own")
+            raise RuleViolation(_("each player of a campaign has an id of its own"))
         return {
             "players": players,
             "names": {p["id"]: p["name"] for p in settings["players"]},

@@ -12,19 +12,29 @@ import copy
 import json
 
 from tracker.errors import NotFound, RuleViolation
+from tracker.i18n import N_, _, localised, ngettext
 
 from . import rules
-from .effects import grant_words
+from .effects import grant_thing, grant_words
 from .quests import may_undertake
 from .rules import (
+    attribute,
     check_usurp,
+    condition,
     free_tokens,
     hoplites_on_board,
     lands_controlled,
     legal_retreats,
+    listed,
     priests_owned,
+    special,
     temples_controlled,
 )
+from .words import attack_words, step_words
+
+#: what the templates show of the rules' words: a pack's text in the reader's language
+#: (`localised(entry, "name")`), a victory condition, a special action, an attribute
+__all__ = ["localised", "condition", "special", "attribute", "grant_words"]
 
 #: the events that hold drawn combat cards, and the field that holds them
 HIDDEN_CARDS = {"GameStarted": "hands", "HuntBegan": "cards", "CombatCardsDrawn": "cards"}
@@ -69,14 +79,16 @@ def visible_event_data(state, event_type, data, version, viewer):
         return data
     drawn = data[field]
     if event_type == "GameStarted":
-        hands = {
-            p: (cards if p == viewer else f"{len(cards)} cards, hidden")
-            for p, cards in drawn.items()
-        }
+        hands = {p: (cards if p == viewer else _hidden(len(cards))) for p, cards in drawn.items()}
         return {**data, field: hands}
     if data.get("player") == viewer:
         return data
-    return {**data, field: f"{len(drawn)} cards, hidden"}
+    return {**data, field: _hidden(len(drawn))}
+
+
+def _hidden(n: int):
+    # Only how many: the cards themselves stay with the player who drew them.
+    return ngettext("%(num)d cards, hidden", "%(num)d cards, hidden", n)
 
 
 def _by_name(state: dict, regions) -> list[str]:
@@ -90,7 +102,7 @@ def hero_steps(state: dict, player: str) -> list[list[str]]:
     hero = game["heroes"][player]
     here = {hero["region"]}
     steps = []
-    for _ in range(hero["speed"]):
+    for _step in range(hero["speed"]):
         here = {n for rid in here for n in state["neighbours"][rid]}
         steps.append(_by_name(state, here))
     return steps
@@ -196,10 +208,11 @@ def choices(state: dict, player: str) -> dict:
     return found
 
 
-def _reward_words(state: dict, item: dict) -> str:
+def _reward_words(state: dict, item: dict):
     if "priests" in item:
-        return f"{item['priests']} priest(s)"
-    return grant_words(state, {**item, "kind": item["grant"], "source": ""}).removesuffix(" ()")
+        n = item["priests"]
+        return ngettext("%(num)d priest(s)", "%(num)d priest(s)", n)
+    return grant_thing(state, {**item, "kind": item["grant"]})
 
 
 def _quest_choices(state: dict, player: str) -> dict:
@@ -213,7 +226,7 @@ def _quest_choices(state: dict, player: str) -> dict:
         if hero_quest
         else None,
         "quest_rewards": {
-            q: ", ".join(_reward_words(state, item) for item in quest["rewards"])
+            q: listed(_reward_words(state, item) for item in quest["rewards"])
             for q, quest in quests.items()
         },
     }
@@ -262,7 +275,7 @@ def player_shown(state: dict, player: str) -> str:
     """The name of the player a page is asked for (`?player=`); NotFound when there is none."""
     name = state["names"].get(player)
     if not name:
-        raise NotFound(f"this campaign has no player {json.dumps(player)}")
+        raise NotFound(_("this campaign has no player %(player)s", player=json.dumps(player)))
     return name
 
 
@@ -274,7 +287,7 @@ def replay(entries: list, game: str, asked: str) -> dict:
     starts = [e for e in entries if e.event.type == "GameStarted" and not e.voided_by]
     begin = next((e for e in starts if e.event.data.get("game") == game), None)
     if begin is None:
-        raise NotFound(f"this campaign has no game {json.dumps(game)}")
+        raise NotFound(_("this campaign has no game %(game)s", game=json.dumps(game)))
     steps, within = [], False
     for entry in entries:
         if entry.voided_by:
@@ -285,5 +298,74 @@ def replay(entries: list, game: str, asked: str) -> dict:
             steps.append(entry)
     n = int(asked) if asked.isdecimal() else 0
     if not 1 <= n <= len(steps):
-        raise NotFound(f"game {game} has steps 1 to {len(steps)}, not {json.dumps(asked)}")
+        raise NotFound(
+            _(
+                "game %(game)s has steps 1 to %(last)s, not %(asked)s",
+                game=game,
+                last=len(steps),
+                asked=json.dumps(asked),
+            )
+        )
     return {"starts": starts, "steps": steps, "n": n, "entry": steps[n - 1]}
+
+
+#: the actions of a turn as the status line names them, in lower case
+_ACTION_KEYS = {
+    "artifacts": N_("artifacts"),
+    "hero": N_("hero"),
+    "hoplites": N_("hoplites"),
+    "priests": N_("priests"),
+    "recruit": N_("recruit"),
+    "march": N_("march"),
+    "usurp": N_("usurp"),
+    "prayer": N_("prayer"),
+    "hunt": N_("hunt"),
+    "build_monument": N_("build monument"),
+}
+#: what a player did this turn, said after "Taken this turn:"
+_NORMAL_DONE = {
+    "artifacts": N_("used artifacts"),
+    "hero": N_("moved the hero"),
+    "hoplites": N_("moved hoplites"),
+    "priests": N_("sent priests"),
+}
+
+
+def action_key(kind: str):
+    """An action of a turn named in lower case ("build monument"), as a message."""
+    return _(_ACTION_KEYS[kind]) if kind in _ACTION_KEYS else kind
+
+
+def actions(kinds) -> str:
+    """Actions of a turn named in lower case and listed."""
+    return listed(action_key(k) for k in kinds)
+
+
+def done(kinds) -> str:
+    """The normal actions taken this turn, as a player says them."""
+    return listed(_(_NORMAL_DONE[k]) if k in _NORMAL_DONE else k for k in kinds)
+
+
+#: what a wound gives after a failed hunt, as the hunt's form names it
+_REWARD_WORDS = {"artifact": N_("artifact"), "priest": N_("priest")}
+
+
+def reward(kind: str):
+    """A wound's reward (artifact, priest) named as a message."""
+    return _(_REWARD_WORDS[kind]) if kind in _REWARD_WORDS else kind
+
+
+def quest_step(state: dict, quest: str, index: int):
+    """A quest's step (from 0) in the reader's language, where the pack has it."""
+    return step_words(state["content"]["quests"][quest], index)
+
+
+def attack_name(state: dict, monster: str, attack: dict):
+    """A monster's attack rolled in a hunt, named in the reader's language."""
+    return attack_words(state["content"]["monsters"].get(monster), attack)
+
+
+def english(words) -> str:
+    """The English of a message: what a form sends back to be kept in the log, whatever the
+    language of the page that sent it."""
+    return str(words)

@@ -1,102 +1,154 @@
-"""One line of words per event, for the audit log."""
+"""One line of words per event, for the audit log: a message and its parameters, said in the
+reader's language where the line is read."""
 
 from __future__ import annotations
 
+from tracker.i18n import Texts, _, localised, ngettext
+
 from .rules import (
-    CONDITION_WORDS,
     artifact_name,
+    attribute,
     card_name,
+    combat_cards,
+    condition,
+    event_card_name,
+    hoplites,
+    listed,
     monster_name,
     monument_name,
     name,
+    priests,
+    quest_title,
     region_name,
 )
+from .texts import KEY
 
 
-def _count(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
-
-
-def _moves(state, moves) -> str:
-    return ", ".join(
-        f"{_count(m['count'], 'hoplite')} from {region_name(state, m['origin'])} to "
-        f"{region_name(state, m['destination'])}"
+def _moves(state, moves):
+    return listed(
+        _(
+            "%(hoplites)s from %(origin)s to %(destination)s",
+            hoplites=hoplites(m["count"]),
+            origin=region_name(state, m["origin"]),
+            destination=region_name(state, m["destination"]),
+        )
         for m in moves
     )
 
 
-def describe(state: dict, event) -> str:
+def describe(state: dict, event):
     kind, data = event.type, event.data
     game = state["game"]
     who = name(state, data.get("player"))
     words = _WORDS.get(kind)
     line = words(state, game, data, who) if words else kind
     if kind in _GRANTED and game and game.get("last_grant"):
-        line += f" ({game['last_grant']})"
-    line = line[:1].upper() + line[1:]
+        line = _("%(line)s (%(grant)s)", line=line, grant=game["last_grant"])
     over = game and game["over"]
     if over and over["version"] == event.version and over["winner"]:
-        line += (
-            f"; {name(state, over['winner'])} wins game {game['id']} as "
-            f"{CONDITION_WORDS[over['condition']]}"
+        line = _(
+            "%(line)s; %(winner)s wins game %(game)s as %(condition)s",
+            line=line,
+            winner=name(state, over["winner"]),
+            game=game["id"],
+            condition=condition(over["condition"]),
         )
     return line
 
 
 def _game_started(state, game, data, who):
-    seats = ", ".join(name(state, p) for p in data["order"])
-    return f"Game {data['game']} began: {seats}"
+    seats = listed(name(state, p) for p in data["order"])
+    return _("Game %(game)s began: %(seats)s", game=data["game"], seats=seats)
 
 
 def _abandoned(state, game, data, who):
-    return f"Game {game['id']} was abandoned: {data['reason']}"
+    return _("Game %(game)s was abandoned: %(reason)s", game=game["id"], reason=data["reason"])
 
 
 def _monument(state, game, data, who):
     level = game["monuments"][data["monument"]]["level"]
     gained = game["turn"].get("priests_gained") or 0
-    line = (
-        f"{who} built {monument_name(state, data['monument'])} to level {level}, gained "
-        f"{_count(gained, 'priest')}, and the round ended"
+    line = _(
+        "%(player)s built %(monument)s to level %(level)s, gained %(priests)s, and the round ended",
+        player=who,
+        monument=monument_name(state, data["monument"]),
+        level=level,
+        priests=priests(gained),
     )
     for player, mid in game["turn"].get("blessed") or ():
-        line += f"; {name(state, player)} received the blessing of {monument_name(state, mid)}"
+        line = _(
+            "%(line)s; %(player)s received the blessing of %(monument)s",
+            line=line,
+            player=name(state, player),
+            monument=monument_name(state, mid),
+        )
     if level == state["content"]["limits"]["monument_levels"]:
-        line += f"; {monument_name(state, data['monument'])} is complete and active"
+        line = _(
+            "%(line)s; %(monument)s is complete and active",
+            line=line,
+            monument=monument_name(state, data["monument"]),
+        )
     return line
 
 
+_MONSTER_NEWS = {
+    "appeared": lambda beast, where: _(
+        "%(monster)s appeared in %(region)s", monster=beast, region=where
+    ),
+    "moved": lambda beast, where: _("%(monster)s went to %(region)s", monster=beast, region=where),
+    "stayed": lambda beast, where: _(
+        "%(monster)s stayed in %(region)s", monster=beast, region=where
+    ),
+    "slain": lambda beast, where: _(
+        "%(monster)s was slain in this game, and nothing stirred", monster=beast
+    ),
+}
+
+
 def _monster_phase(state, game, data, who):
-    card = state["content"]["event_cards"].get(data["card"], {}).get("name", data["card"])
     news = game["turn"].get("monster_news") or {}
     beast = monster_name(state, news.get("monster", ""))
     where = region_name(state, news.get("region", ""))
-    happened = {
-        "appeared": f"{beast} appeared in {where}",
-        "moved": f"{beast} went to {where}",
-        "stayed": f"{beast} stayed in {where}",
-        "slain": f"{beast} was slain in this game, and nothing stirred",
-    }.get(news.get("how"), "nothing stirred")
-    return f"{who} drew the event card {card} for the Monster Phase: {happened}"
+    said = _MONSTER_NEWS.get(news.get("how"))
+    happened = said(beast, where) if said else _("nothing stirred")
+    return _(
+        "%(player)s drew the event card %(card)s for the Monster Phase: %(happened)s",
+        player=who,
+        card=event_card_name(state, data["card"]),
+        happened=happened,
+    )
 
 
 def _event_resolved(state, game, data, who):
-    card = state["content"]["event_cards"].get(game["turn"]["event_card"] or "", {})
-    line = f"{who} resolved the event {card.get('name', '?')}: {card.get('words', 'no effect')}"
+    cid = game["turn"]["event_card"] or ""
+    card = state["content"]["event_cards"].get(cid)
+    if card:
+        title, effect = event_card_name(state, cid), localised(card, "words")
+        effect = effect or _("no effect")
+    else:
+        title, effect = "?", _("no effect")
+    line = _(
+        "%(player)s resolved the event %(card)s: %(effect)s", player=who, card=title, effect=effect
+    )
     killed = (game["turn"].get("event_news") or {}).get("killed") or {}
-    dead = [f"{name(state, p)} lost {_count(n, 'hoplite')}" for p, n in killed.items() if n]
+    dead = [
+        _("%(player)s lost %(hoplites)s", player=name(state, p), hoplites=hoplites(n))
+        for p, n in killed.items()
+        if n
+    ]
     if dead:
-        line += " (" + ", ".join(dead) + ")"
+        line = _("%(line)s (%(losses)s)", line=line, losses=listed(dead))
     return line
 
 
 def _hunt_began(state, game, data, who):
     drawn = len(data.get("cards") or ())
-    return (
-        f"{who} began to hunt {monster_name(state, data['monster'])} and drew "
-        f"{_count(drawn, 'combat card')} (Strength {game['heroes'][data['player']]['strength']})"
+    return _(
+        "%(player)s began to hunt %(monster)s and drew %(cards)s (Strength %(strength)s)",
+        player=who,
+        monster=monster_name(state, data["monster"]),
+        cards=combat_cards(drawn),
+        strength=game["heroes"][data["player"]]["strength"],
     )
 
 
@@ -106,51 +158,115 @@ def _quest_advanced(state, game, data, who):
     ) or next(q for q in reversed(game["quests_done"][data["player"]]))
     quest = state["content"]["quests"][qid]
     token = game["quests"][qid]
-    step = quest["steps"][token["step"] - 1]
-    line = f"{who}'s hero took step {token['step']} of {quest['name']}: {step}"
+    step = step_words(quest, token["step"] - 1)
+    params = {"player": who, "step": token["step"], "quest": quest_title(state, qid), "words": step}
     if token["done_by"]:
-        line += "; the quest is done"
-    return line
+        return _(
+            "%(player)s's hero took step %(step)s of %(quest)s: %(words)s; the quest is done",
+            **params,
+        )
+    return _("%(player)s's hero took step %(step)s of %(quest)s: %(words)s", **params)
+
+
+def step_words(quest: dict, index: int):
+    """A quest's step in the reader's language, where the pack has it."""
+    versions = {
+        lang: texts["steps"][index]
+        for lang, texts in (quest.get(KEY) or {}).items()
+        if isinstance(texts, dict) and len(texts.get("steps") or ()) == len(quest["steps"])
+    }
+    step = quest["steps"][index]
+    return Texts(step, versions) if versions else step
 
 
 def _cards_drawn(state, game, data, who):
-    return f"{who} drew {_count(len(data.get('cards') or ()), 'combat card')}"
+    return _(
+        "%(player)s drew %(cards)s", player=who, cards=combat_cards(len(data.get("cards") or ()))
+    )
 
 
 def _hero_attacked(state, game, data, who):
     hunt = game["hunt"]
     beast = monster_name(state, hunt["monster"])
     if not data["wounds"]:
-        return f"{who}'s hero could not wound {beast}, and the hunt failed"
+        return _(
+            "%(player)s's hero could not wound %(monster)s, and the hunt failed",
+            player=who,
+            monster=beast,
+        )
     wounds = ", ".join(w["wound"] for w in data["wounds"])
-    line = f"{who}'s hero wounded {beast} ({wounds})"
     if hunt["status"] == "slain":
-        line += " and slew it"
-    return line
+        return _(
+            "%(player)s's hero wounded %(monster)s (%(wounds)s) and slew it",
+            player=who,
+            monster=beast,
+            wounds=wounds,
+        )
+    return _(
+        "%(player)s's hero wounded %(monster)s (%(wounds)s)",
+        player=who,
+        monster=beast,
+        wounds=wounds,
+    )
 
 
 def _monster_attacked(state, game, data, who):
     hunt = game["hunt"]
     attack = hunt["attacks"][-1]
-    line = (
-        f"{monster_name(state, hunt['monster'])} struck {who}'s hero with {attack['name']} "
-        f"(rolled {attack['roll']}, {_count(attack['hero_wounds'], 'wound')})"
-    )
+    found = state["content"]["monsters"].get(hunt["monster"])
+    params = {
+        "monster": _the_name(found) if found else hunt["monster"],
+        "player": who,
+        "attack": attack_words(found, attack),
+        "roll": attack["roll"],
+        "wounds": ngettext("%(num)d wound", "%(num)d wounds", attack["hero_wounds"]),
+    }
     if attack["ends_hunt"]:
-        line += ", and the hunt failed"
-    return line
+        return _(
+            "%(monster)s struck %(player)s's hero with %(attack)s (rolled %(roll)s, "
+            "%(wounds)s), and the hunt failed",
+            **params,
+        )
+    return _(
+        "%(monster)s struck %(player)s's hero with %(attack)s (rolled %(roll)s, %(wounds)s)",
+        **params,
+    )
+
+
+def _the_name(found):
+    return _("The %(name)s", name=localised(found, "name"))
+
+
+def attack_words(monster, attack):
+    """The name of a monster's attack (by its die face) in the reader's language."""
+    if not monster:
+        return attack["name"]
+    for face in monster.get("attacks", ()):
+        if face.get("name") == attack["name"]:
+            return localised(face, "name")
+    return attack["name"]
 
 
 def _reward(state, game, data, who):
-    what = artifact_name(state, data["artifact"]) if data.get("artifact") else "a priest"
-    return f"{who} claimed {what} for the {data['wound']} wound of the failed hunt"
+    params = {"player": who, "wound": data["wound"]}
+    if data.get("artifact"):
+        return _(
+            "%(player)s claimed %(artifact)s for the %(wound)s wound of the failed hunt",
+            artifact=artifact_name(state, data["artifact"]),
+            **params,
+        )
+    return _("%(player)s claimed a priest for the %(wound)s wound of the failed hunt", **params)
 
 
 def _battle_card(state, game, data, who):
     card = state["content"]["combat_cards"].get(data["card"], {})
-    return (
-        f"{who} played {card_name(state, data['card'])} (strength {card.get('strength')}, "
-        f"{_count(card.get('casualties', 0), 'casualty')})"
+    casualties = card.get("casualties", 0)
+    return _(
+        "%(player)s played %(card)s (strength %(strength)s, %(casualties)s)",
+        player=who,
+        card=card_name(state, data["card"]),
+        strength=card.get("strength"),
+        casualties=ngettext("%(num)d casualty", "%(num)d casualties", casualties),
     )
 
 
@@ -159,20 +275,71 @@ def _passed(state, game, data, who):
     battle = game["battle"] or game["battles"][-1]
     out = battle["outcome"]
     if not out:
-        return f"{who} passed"
+        return _("%(player)s passed", player=who)
     strength = out["strength"]
     winner, loser = out["winner"], out["loser"]
-    return (
-        f"{who} passed; {name(state, winner)} won the battle for "
-        f"{region_name(state, battle['region'])}, strength {strength[winner]} against "
-        f"{name(state, loser)}'s {strength[loser]}"
+    return _(
+        "%(player)s passed; %(winner)s won the battle for %(region)s, strength %(strength)s "
+        "against %(loser)s's %(against)s",
+        player=who,
+        winner=name(state, winner),
+        region=region_name(state, battle["region"]),
+        strength=strength[winner],
+        loser=name(state, loser),
+        against=strength[loser],
     )
 
 
 def _retreated(state, game, data, who):
     if data["to"] is None:
-        return f"{who} could not retreat, and the army fell"
-    return f"{who}'s army retreated to {region_name(state, data['to'])}"
+        return _("%(player)s could not retreat, and the army fell", player=who)
+    return _(
+        "%(player)s's army retreated to %(region)s",
+        player=who,
+        region=region_name(state, data["to"]),
+    )
+
+
+def _hero_moved(s, g, d, who):
+    path = g["turn"]["hero_path"]
+    if not path:
+        return _("%(player)s's hero moved", player=who)
+    steps = region_name(s, path[-1])
+    for rid in reversed(path[:-1]):
+        steps = _("%(first)s → %(rest)s", first=region_name(s, rid), rest=steps)
+    return _("%(player)s's hero travelled %(path)s", player=who, path=steps)
+
+
+def _recruited(s, g, d, who):
+    placed = listed(
+        _(
+            "%(hoplites)s in %(region)s",
+            hoplites=hoplites(p["count"]),
+            region=region_name(s, p["region"]),
+        )
+        for p in d["placed"]
+    )
+    return _("%(player)s recruited %(placed)s", player=who, placed=placed)
+
+
+def _control_changed(s, g, d, who):
+    params = {"player": name(s, d["player"]), "region": region_name(s, d["region"])}
+    # The page's form sends the grant's own words as the reason; the line ends with the grant
+    # already, in the reader's language, so only a reason of another's words is repeated.
+    granted = g.get("last_grant") if g else None
+    if d.get("reason") and d["reason"] != (str(granted) if granted else None):
+        return _("%(player)s took control of %(region)s, %(reason)s", reason=d["reason"], **params)
+    return _("%(player)s took control of %(region)s", **params)
+
+
+def _quest_undertaken(s, g, d, who):
+    quest = s["content"]["quests"][d["quest"]]
+    return _(
+        "%(player)s's hero undertook the quest %(quest)s in %(region)s",
+        player=who,
+        quest=quest_title(s, d["quest"]),
+        region=region_name(s, quest["region"]),
+    )
 
 
 #: the effects of a grant: their words end with what granted them
@@ -188,59 +355,70 @@ _GRANTED = {
 _WORDS = {
     "GameStarted": _game_started,
     "GameAbandoned": _abandoned,
-    "TurnEnded": lambda s, g, d, who: f"{who} ended the turn",
-    "ArtifactsUsed": lambda s, g, d, who: (
-        f"{who} used " + ", ".join(artifact_name(s, a) for a in d["artifacts"])
+    "TurnEnded": lambda s, g, d, who: _("%(player)s ended the turn", player=who),
+    "ArtifactsUsed": lambda s, g, d, who: _(
+        "%(player)s used %(artifacts)s",
+        player=who,
+        artifacts=listed(artifact_name(s, a) for a in d["artifacts"]),
     ),
-    "HeroMoved": lambda s, g, d, who: (
-        f"{who}'s hero travelled " + " → ".join(region_name(s, r) for r in g["turn"]["hero_path"])
-        if g["turn"]["hero_path"]
-        else f"{who}'s hero moved"
+    "HeroMoved": _hero_moved,
+    "HoplitesMoved": lambda s, g, d, who: _(
+        "%(player)s moved %(moves)s", player=who, moves=_moves(s, d["moves"])
     ),
-    "HoplitesMoved": lambda s, g, d, who: f"{who} moved {_moves(s, d['moves'])}",
-    "PriestsSent": lambda s, g, d, who: (
-        f"{who} sent {_count(d['count'], 'priest')} to {monument_name(s, d['monument'])}"
+    "PriestsSent": lambda s, g, d, who: _(
+        "%(player)s sent %(priests)s to %(monument)s",
+        player=who,
+        priests=priests(d["count"]),
+        monument=monument_name(s, d["monument"]),
     ),
-    "HoplitesRecruited": lambda s, g, d, who: (
-        f"{who} recruited "
-        + ", ".join(
-            f"{_count(p['count'], 'hoplite')} in {region_name(s, p['region'])}" for p in d["placed"]
-        )
+    "HoplitesRecruited": _recruited,
+    "HoplitesMarched": lambda s, g, d, who: _(
+        "%(player)s marched %(moves)s", player=who, moves=_moves(s, d["moves"])
     ),
-    "HoplitesMarched": lambda s, g, d, who: f"{who} marched {_moves(s, d['moves'])}",
-    "RegionUsurped": lambda s, g, d, who: f"{who} usurped {region_name(s, d['region'])}",
-    "Prayed": lambda s, g, d, who: (
-        f"{who} prayed and gained {_count(g['turn'].get('priests_gained') or 0, 'priest')}"
+    "RegionUsurped": lambda s, g, d, who: _(
+        "%(player)s usurped %(region)s", player=who, region=region_name(s, d["region"])
+    ),
+    "Prayed": lambda s, g, d, who: _(
+        "%(player)s prayed and gained %(priests)s",
+        player=who,
+        priests=priests(g["turn"].get("priests_gained") or 0),
     ),
     "HuntBegan": _hunt_began,
     "MonumentBuilt": _monument,
     "MonsterPhaseResolved": _monster_phase,
     "EventResolved": _event_resolved,
-    "QuestUndertaken": lambda s, g, d, who: (
-        f"{who}'s hero undertook the quest {s['content']['quests'][d['quest']]['name']} in "
-        f"{region_name(s, s['content']['quests'][d['quest']]['region'])}"
-    ),
+    "QuestUndertaken": _quest_undertaken,
     "QuestAdvanced": _quest_advanced,
     "CombatCardsDrawn": _cards_drawn,
     "HeroAttacked": _hero_attacked,
     "MonsterAttacked": _monster_attacked,
     "HuntRewardClaimed": _reward,
-    "BattleBegan": lambda s, g, d, who: (
-        f"{who} attacked {name(s, g['battle']['defender'])} in {region_name(s, d['region'])}"
+    "BattleBegan": lambda s, g, d, who: _(
+        "%(player)s attacked %(defender)s in %(region)s",
+        player=who,
+        defender=name(s, g["battle"]["defender"]),
+        region=region_name(s, d["region"]),
     ),
     "CombatCardPlayed": _battle_card,
     "BattlePassed": _passed,
     "ArmyRetreated": _retreated,
-    "RegionControlChanged": lambda s, g, d, who: (
-        f"{name(s, d['player'])} took control of {region_name(s, d['region'])}"
-        + (f", {d['reason']}" if d.get("reason") else "")
+    "RegionControlChanged": _control_changed,
+    "TempleBuilt": lambda s, g, d, who: _(
+        "%(player)s built a temple in %(region)s", player=who, region=region_name(s, d["region"])
     ),
-    "TempleBuilt": lambda s, g, d, who: f"{who} built a temple in {region_name(s, d['region'])}",
-    "HoplitesFortified": lambda s, g, d, who: (
-        f"{who} fortified {_count(d['count'], 'hoplite')} in {region_name(s, d['region'])}"
+    "HoplitesFortified": lambda s, g, d, who: _(
+        "%(player)s fortified %(hoplites)s in %(region)s",
+        player=who,
+        hoplites=hoplites(d["count"]),
+        region=region_name(s, d["region"]),
     ),
-    "ArtifactGained": lambda s, g, d, who: f"{who} took {artifact_name(s, d['artifact'])}",
-    "HeroAttributeChanged": lambda s, g, d, who: (
-        f"{who}'s hero now has {d['attribute'].capitalize()} {d['value']}"
+    "ArtifactGained": lambda s, g, d, who: _(
+        "%(player)s took %(artifact)s", player=who, artifact=artifact_name(s, d["artifact"])
+    ),
+    "HeroAttributeChanged": lambda s, g, d, who: _(
+        "%(player)s's hero now has %(attribute)s %(value)s",
+        player=who,
+        attribute=attribute(d["attribute"]),
+        value=d["value"],
     ),
 }
