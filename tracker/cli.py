@@ -521,7 +521,8 @@ def rebuild_command(db):
             count = service.rebuild(bar.update)
         say(
             ngettext(
-                "rebuilt %(num)d campaign from %(events)s events",
+                # The English says "campaigns" whatever the count, as it always has.
+                "rebuilt %(num)d campaigns from %(events)s events",
                 "rebuilt %(num)d campaigns from %(events)s events",
                 count,
                 events=total,
