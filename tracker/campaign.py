@@ -1,5 +1,5 @@
 """What every campaign has whatever its game: the core's own events (its start, a void, an
-organiser taking or leaving a seat), the shape of a campaign's id, and a campaign folded to a
+organiser taking or leaving a seat, the language it speaks to everyone), the shape of a campaign's id, and a campaign folded to a
 version as the pages and commands see it."""
 
 from __future__ import annotations
@@ -8,8 +8,11 @@ import re
 from dataclasses import dataclass, field
 
 from marshmallow import fields, validate
+from slugify import slugify
 
+from tracker import i18n
 from tracker.events import Event
+from tracker.i18n import Said, _
 from tracker.systems.base import EventSchema, GameSystem
 
 CAMPAIGN_ID_LENGTH = 63
@@ -43,6 +46,14 @@ class SeatSchema(EventSchema):
     )
 
 
+class LanguageChosenSchema(EventSchema):
+    language = fields.Str(
+        required=True,
+        validate=validate.OneOf(list(i18n.LANGUAGES)),
+        metadata={"label": "the language"},
+    )
+
+
 CORE_EVENTS = {
     "CampaignStarted": CampaignStartedSchema,
     "EventVoided": EventVoidedSchema,
@@ -52,18 +63,53 @@ CORE_EVENTS = {
     # game's rules see them (the fold passes them by), and they are never voided.
     "SeatTaken": SeatSchema,
     "SeatLeft": SeatSchema,
+    # The organiser chooses the language of what the campaign says to everyone at once (its
+    # sheets, its PDF, its webhooks' messages); each page is still read in its reader's.
+    "LanguageChosen": LanguageChosenSchema,
 }
 SEAT_EVENTS = frozenset({"SeatTaken", "SeatLeft"})
+# Where a campaign's state keeps its chosen language: a key no game's state has.
+LANGUAGE = "language"
 
 
-def seat_words(event, sides: dict[str, str]) -> str:
+def language_chosen(state, event) -> dict:
+    """`state` after a `LanguageChosen` event: the language kept beside the game's state."""
+    if isinstance(state, dict):
+        state[LANGUAGE] = event.data["language"]
+    return state
+
+
+def language_of(state) -> str | None:
+    """The language a campaign's shared outputs speak (a code of `i18n.LANGUAGES`), or None
+    while its organiser has not chosen one: each reader's own then."""
+    language = state.get(LANGUAGE) if isinstance(state, dict) else None
+    return language if language in i18n.LANGUAGES else None
+
+
+def language_words(event) -> Said:
+    """What a `LanguageChosen` event says in the audit log."""
+    code = event.data["language"]
+    return _(
+        "The campaign's sheets and messages are in %(language)s from here on",
+        language=i18n.LANGUAGES.get(code, code),
+    )
+
+
+def seat_words(event, sides: dict[str, str]) -> Said:
     """What a seat event says in the audit log."""
     who, side = event.data["organiser"], sides.get(event.data["side"], event.data["side"])
     if event.type == "SeatTaken":
-        return (
-            f"{who}, organising, took the seat of {side}: from here on sees only what {side} sees"
+        return _(
+            "%(who)s, organising, took the seat of %(side)s: from here on sees only what "
+            "%(side)s sees",
+            who=who,
+            side=side,
         )
-    return f"{who}, organising, left the seat of {side} to referee: from here on sees every hand"
+    return _(
+        "%(who)s, organising, left the seat of %(side)s to referee: from here on sees every hand",
+        who=who,
+        side=side,
+    )
 
 
 @dataclass
@@ -82,6 +128,11 @@ class View:
     @property
     def is_latest(self) -> bool:
         return self.version == self.latest
+
+    @property
+    def language(self) -> str | None:
+        """The language of the campaign's shared outputs (`language_of`), None: the reader's."""
+        return language_of(self.state)
 
     def to_json(self) -> dict:
         return {
@@ -104,6 +155,8 @@ class Entry:
 
 
 def slug(text: str) -> str:
-    """A lower-case identifier made from a name."""
-    made = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return made[:60] or "x"
+    """A lower-case identifier made from a name, its letters spelled in plain Latin, never
+    dropped ("Żar Korony — wtorki" -> "zar-korony-wtorki"): lower-case letters, digits and
+    dashes, at most 60 characters."""
+    made = slugify(text, entities=False, decimal=False, hexadecimal=False, max_length=60)
+    return made.strip("-") or "x"

@@ -13,11 +13,22 @@ from pathlib import Path
 
 import click
 
-from tracker import config, webhooks
+from tracker import config, i18n, webhooks
 from tracker import lan as network
 from tracker.accounts import NUMBERED, TABLES, Accounts
-from tracker.commandline import db_option, fail, on_server, opened, program, read_text, writable
-from tracker.errors import TrackerError
+from tracker.commandline import (
+    db_option,
+    fail,
+    on_server,
+    opened,
+    program,
+    read_text,
+    say,
+    speak,
+    writable,
+)
+from tracker.errors import TrackerError, joined
+from tracker.i18n import _, ngettext
 from tracker.permissions import seat
 from tracker.service import Service
 from tracker.store import Store, describe, is_url
@@ -28,7 +39,7 @@ def load_samples(service: Service, folder: Path = config.SAMPLES) -> int:
     loaded = 0
     files = sorted(folder.glob("*.jsonl"))
     if not files:
-        click.echo(f"warning: there are no sample campaigns in {folder}", err=True)
+        say(_("warning: there are no sample campaigns in %(folder)s", folder=str(folder)), err=True)
     for path in files:
         with open(path, encoding="utf-8") as handle:
             lines = handle.readlines()
@@ -38,7 +49,9 @@ def load_samples(service: Service, folder: Path = config.SAMPLES) -> int:
         try:
             service.import_lines(lines, actor="sample")
         except TrackerError as error:
-            raise TrackerError(f"{path.name}: {error.message}") from None
+            raise TrackerError(
+                _("%(file)s: %(error)s", file=path.name, error=error.message)
+            ) from None
         # Samples have no organiser: anybody may read them, nobody records in them.
         access = Accounts(service.store)
         access.init()
@@ -60,7 +73,7 @@ def init_command(db):
         with service.store.transaction():
             pass
         where = service.store.target
-    click.echo(f"database ready at {where}")
+    say(_("database ready at %(where)s", where=where))
 
 
 @click.command("serve")
@@ -108,21 +121,40 @@ def serve_command(db, host, port, workers, threads, access_log, lan):
         service.store.init()
         if service.store.count() == 0:
             count = load_samples(service)
-            click.echo(f"loaded {count} sample campaigns into {shown}")
+            say(
+                ngettext(
+                    "loaded %(num)d sample campaign into %(db)s",
+                    "loaded %(num)d sample campaigns into %(db)s",
+                    count,
+                    db=shown,
+                )
+            )
     from tracker.web import create_app
     from tracker.web.server import THREADS, run
 
     try:
         app = create_app({"DATABASE": path})
     except ValueError as error:
-        fail(f"cannot serve: {error}")
-    click.echo(f"serving the tracker on http://{address}/ (database {shown})")
+        fail(_("cannot serve: %(reason)s", reason=str(error)))
+    say(
+        _(
+            "serving the tracker on %(url)s (database %(db)s)",
+            url=f"http://{address}/",
+            db=shown,
+        )
+    )
     if lan:
         _announce(network.choose(network.local_addresses()), port, host)
     try:
         run(app, host, port, workers, access_log, threads or THREADS)
     except OSError as error:
-        fail(f"cannot serve on {address}: {error.strerror or error}")
+        fail(
+            _(
+                "cannot serve on %(address)s: %(reason)s",
+                address=address,
+                reason=error.strerror or str(error),
+            )
+        )
 
 
 def _announce(address: str | None, port: int, host: str) -> None:
@@ -130,25 +162,34 @@ def _announce(address: str | None, port: int, host: str) -> None:
     can draw it."""
     for line in network.announce(address, port, host):
         try:
-            click.echo(line)
+            say(line)
         except UnicodeEncodeError:
-            click.echo("(this terminal cannot draw the QR code: type the address instead)")
+            say(_("(this terminal cannot draw the QR code: type the address instead)"))
 
 
 def _address(host: str, port: int) -> str:
     """host:port, once it is sure that the server can listen there (else one line, exit 1)."""
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
-        family, kind, proto, _, where = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        family, kind, proto, __, where = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (socket.gaierror, UnicodeError):
-        fail(f"cannot serve on {address}: there is no such host as {host!r}")
+        fail(
+            _(
+                "cannot serve on %(address)s: there is no such host as %(host)r",
+                address=address,
+                host=host,
+            )
+        )
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
         try:
             probe.bind(where)
         except OSError as error:
-            reason = "the port is in use" if error.errno == errno.EADDRINUSE else error.strerror
-            fail(f"cannot serve on {address}: {reason}")
+            if error.errno == errno.EADDRINUSE:
+                reason = _("the port is in use")
+            else:
+                reason = error.strerror
+            fail(_("cannot serve on %(address)s: %(reason)s", address=address, reason=reason))
     return address
 
 
@@ -161,8 +202,14 @@ def import_command(db, file):
         lines = read_text(file)
         results = service.import_lines(lines)
         for result in results:
-            click.echo(
-                f"imported {result.campaign}: {result.last_version} events, head {result.head}"
+            say(
+                ngettext(
+                    "imported %(campaign)s: %(num)d event, head %(head)s",
+                    "imported %(campaign)s: %(num)d events, head %(head)s",
+                    result.last_version,
+                    campaign=result.campaign,
+                    head=result.head,
+                )
             )
 
 
@@ -182,11 +229,25 @@ def content_import_command(db, file, campaign):
         try:
             document = json.loads("".join(read_text(file)))
         except json.JSONDecodeError as error:
-            fail(f"{file} is not JSON ({error.msg}, line {error.lineno})")
-        system, _ = service.system_of(campaign)
+            fail(
+                _(
+                    "%(file)s is not JSON (%(reason)s, line %(line)s)",
+                    file=file,
+                    reason=error.msg,
+                    line=error.lineno,
+                )
+            )
+        system, __ = service.system_of(campaign)
         events = system.content_events(document, Path(file).name)
         result = service.append(campaign, events, None, actor="command line", source="import")
-        click.echo(f"imported {file} into {campaign}: event {result.last_version}")
+        say(
+            _(
+                "imported %(file)s into %(campaign)s: event %(version)s",
+                file=file,
+                campaign=campaign,
+                version=result.last_version,
+            )
+        )
 
 
 @click.command("export")
@@ -198,7 +259,15 @@ def export_command(db, campaign):
         for line in service.export(campaign):
             click.echo(line)
         version, head = service.store.head(campaign)
-        click.echo(f"witness: {campaign} at event {version}, head {head}", err=True)
+        say(
+            _(
+                "witness: %(campaign)s at event %(version)s, head %(head)s",
+                campaign=campaign,
+                version=version,
+                head=head,
+            ),
+            err=True,
+        )
 
 
 @click.command("verify")
@@ -227,9 +296,9 @@ def verify_command(db, campaign, head, at, witness_file):
     the log still holds a witness; with --witness FILE, every witness of the file. Exit 1
     naming what does not match."""
     if (head is None) != (at is None) or (head is not None and not campaign):
-        fail("a witness is checked with a campaign, --head HASH and --at VERSION together", 2)
+        fail(_("a witness is checked with a campaign, --head HASH and --at VERSION together"), 2)
     if witness_file is not None and (campaign or head):
-        fail("--witness FILE checks the whole database: give no campaign, --head or --at", 2)
+        fail(_("--witness FILE checks the whole database: give no campaign, --head or --at"), 2)
     # Snapshots that differ are dropped where the database may be written; it is only read
     # where it may not.
     path = config.db_path(db)
@@ -237,36 +306,81 @@ def verify_command(db, campaign, head, at, witness_file):
         witnessed = _witnesses(witness_file) if witness_file is not None else None
         gone = _heads_gone(service, campaign)
         if gone:
-            fail(f"events are missing from the log: {'; '.join(gone)}")
+            fail(_("events are missing from the log: %(gone)s", gone=joined(gone)))
         broken = service.verify(campaign)
         if broken:
-            fail(f"broken chain: {broken}")
+            fail(_("broken chain: %(broken)s", broken=broken.words))
         ids = [campaign] if campaign else [c.id for c in service.campaigns()]
         differ = {cid: service.check_snapshots(cid) for cid in ids}
         differ = {cid: versions for cid, versions in differ.items() if versions}
         if differ:
-            dropped = "were dropped" if not service.store.readonly else "(not dropped: read-only)"
+            where = joined(
+                [
+                    _(
+                        "%(campaign)s at event %(versions)s",
+                        campaign=cid,
+                        versions=", ".join(map(str, v)),
+                    )
+                    for cid, v in differ.items()
+                ]
+            )
+            if service.store.readonly:
+                fail(
+                    _(
+                        "snapshots that differ from their log folded again (not dropped: "
+                        "read-only): %(where)s",
+                        where=where,
+                    )
+                )
             fail(
-                f"snapshots that differ from their log folded again {dropped}: "
-                + "; ".join(f"{cid} at event {', '.join(map(str, v))}" for cid, v in differ.items())
+                _(
+                    "snapshots that differ from their log folded again were dropped: %(where)s",
+                    where=where,
+                )
             )
         if head is not None:
             wrong = service.witness(campaign, at, head)
             if wrong:
-                fail(f"the witness does not hold: {wrong}")
-            click.echo(f"ok: {campaign} still holds the head {head.strip()} at event {at}")
+                fail(_("the witness does not hold: %(reason)s", reason=wrong))
+            say(
+                _(
+                    "ok: %(campaign)s still holds the head %(head)s at event %(version)s",
+                    campaign=campaign,
+                    head=head.strip(),
+                    version=at,
+                )
+            )
             return
         if witnessed is not None:
             wrong = _unwitnessed(service, witnessed)
             if wrong:
-                fail(f"the witness file {witness_file} does not hold: {'; '.join(wrong)}")
-            click.echo(
-                f"ok: {len(ids)} campaign{'s' if len(ids) != 1 else ''}, every chain holds, "
-                f"and every head of {witness_file} ({len(witnessed)}) is still in the log"
+                fail(
+                    _(
+                        "the witness file %(file)s does not hold: %(reasons)s",
+                        file=witness_file,
+                        reasons=joined(wrong),
+                    )
+                )
+            say(
+                ngettext(
+                    "ok: %(num)d campaign, every chain holds, and every head of %(file)s "
+                    "(%(heads)s) is still in the log",
+                    "ok: %(num)d campaigns, every chain holds, and every head of %(file)s "
+                    "(%(heads)s) is still in the log",
+                    len(ids),
+                    file=witness_file,
+                    heads=len(witnessed),
+                )
             )
             return
         count = len(ids)
-        click.echo(f"ok: {count} campaign{'s' if count != 1 else ''}, every chain holds")
+        say(
+            ngettext(
+                "ok: %(num)d campaign, every chain holds",
+                "ok: %(num)d campaigns, every chain holds",
+                count,
+            )
+        )
 
 
 def _heads_gone(service: Service, campaign: str | None) -> list[str]:
@@ -294,8 +408,12 @@ def _witnesses(file: str) -> list[dict]:
             )
         except (ValueError, KeyError, TypeError):
             fail(
-                f"line {number} of {file} is not a witness: each line is "
-                '{"campaign": ..., "version": ..., "head": ...}'
+                _(
+                    "line %(line)s of %(file)s is not a witness: each line is "
+                    '{"campaign": ..., "version": ..., "head": ...}',
+                    line=number,
+                    file=file,
+                )
             )
     return found
 
@@ -307,13 +425,18 @@ def _unwitnessed(service: Service, witnessed: list[dict]) -> list[str]:
         cid, version = item["campaign"], item["version"]
         if not service.store.exists(cid):
             wrong.append(
-                f"campaign {cid}: the log holds none of its events, witnessed at "
-                f"event {version} ({item['head'][:12]})"
+                _(
+                    "campaign %(campaign)s: the log holds none of its events, witnessed at "
+                    "event %(version)s (%(head)s)",
+                    campaign=cid,
+                    version=version,
+                    head=item["head"][:12],
+                )
             )
             continue
         said = service.witness(cid, version, item["head"])
         if said:
-            wrong.append(f"campaign {cid}: {said}")
+            wrong.append(_("campaign %(campaign)s: %(reason)s", campaign=cid, reason=said))
     return wrong
 
 
@@ -335,12 +458,12 @@ def witness_command(db, campaign, every, out):
     object a line, {"campaign", "version", "head"}, that `verify --witness FILE` holds a
     database against later. Keep it away from the database."""
     if bool(campaign) == every:
-        fail("name one campaign, or --all for every campaign", 2)
+        fail(_("name one campaign, or --all for every campaign"), 2)
     if out != "-" and Path(out).exists():
-        fail(f"{out} exists already: a witness file is written to a new file")
+        fail(_("%(file)s exists already: a witness file is written to a new file", file=out))
     with opened(db, write=False) as service:
         if campaign and not service.store.exists(campaign):
-            fail(f"there is no campaign {campaign!r}")
+            fail(_("there is no campaign %(campaign)r", campaign=campaign))
         rows = [service.store.campaign(campaign)] if campaign else service.campaigns()
         lines = [
             json.dumps({"campaign": r.id, "version": r.version, "head": r.head}) + "\n"
@@ -350,7 +473,14 @@ def witness_command(db, campaign, every, out):
         click.echo("".join(lines), nl=False)
         return
     Path(out).write_text("".join(lines), encoding="utf-8")
-    click.echo(f"wrote the heads of {len(lines)} campaign{'s' if len(lines) != 1 else ''} to {out}")
+    say(
+        ngettext(
+            "wrote the head of %(num)d campaign to %(file)s",
+            "wrote the heads of %(num)d campaigns to %(file)s",
+            len(lines),
+            file=out,
+        )
+    )
 
 
 @click.command("state")
@@ -386,9 +516,18 @@ def rebuild_command(db):
     """Drop every snapshot and replay every campaign, with a progress bar."""
     with opened(db) as service:
         total = service.store.count()
-        with click.progressbar(length=total, label="replaying", file=sys.stderr) as bar:
+        label = i18n.translate(_("replaying"), i18n.reader())
+        with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
             count = service.rebuild(bar.update)
-        click.echo(f"rebuilt {count} campaigns from {total} events")
+        say(
+            ngettext(
+                # The English says "campaigns" whatever the count, as it always has.
+                "rebuilt %(num)d campaigns from %(events)s events",
+                "rebuilt %(num)d campaigns from %(events)s events",
+                count,
+                events=total,
+            )
+        )
 
 
 @click.command("backup")
@@ -398,12 +537,19 @@ def backup_command(db, path):
     """Copy the whole database (log, snapshots, accounts, members, tokens, visibility, the
     secret) to a new file at PATH, consistently while writers go on writing."""
     if is_url(config.db_path(db)):
-        fail("backup copies an SQLite file: back a PostgreSQL database up with pg_dump")
+        fail(_("backup copies an SQLite file: back a PostgreSQL database up with pg_dump"))
     if Path(path).exists():
-        fail(f"{path} exists already: a backup is written to a new file")
+        fail(_("%(file)s exists already: a backup is written to a new file", file=path))
     with opened(db, write=False) as service:
-        copy_database(service.store, path, "backing up")
-        click.echo(f"backed up {service.store.count()} events and every account to {path}")
+        copy_database(service.store, path, _("backing up"))
+        say(
+            ngettext(
+                "backed up %(num)d event and every account to %(file)s",
+                "backed up %(num)d events and every account to %(file)s",
+                service.store.count(),
+                file=path,
+            )
+        )
 
 
 @click.command("restore")
@@ -414,26 +560,40 @@ def restore_command(db, backup):
     must not exist yet (restore into a new path, then point --db or TRACKER_DB at it)."""
     target = config.db_path(db)
     if is_url(target):
-        fail(f"restore makes an SQLite file: to fill PostgreSQL, {program()} copy --to URL")
+        fail(
+            _(
+                "restore makes an SQLite file: to fill PostgreSQL, %(program)s copy --to URL",
+                program=program(),
+            )
+        )
     if not Path(backup).is_file():
-        fail(f"there is no backup file at {backup}")
+        fail(_("there is no backup file at %(file)s", file=backup))
     if Path(target).exists():
-        fail(f"{target} exists already: restore into a new path (--db NEW)")
+        fail(_("%(file)s exists already: restore into a new path (--db NEW)", file=target))
     with opened(backup, write=False) as source:
         broken = _heads_gone(source, None) or source.verify()
         if broken:
             fail(
-                f"the backup's log does not hold: {broken[0] if isinstance(broken, list) else broken}"
+                _(
+                    "the backup's log does not hold: %(reason)s",
+                    reason=broken[0] if isinstance(broken, list) else broken.words,
+                )
             )
-        copy_database(source.store, target, "restoring")
+        copy_database(source.store, target, _("restoring"))
         count = len(source.campaigns())
-    click.echo(
-        f"restored {count} campaign{'s' if count != 1 else ''} into {target}; every chain holds"
+    say(
+        ngettext(
+            "restored %(num)d campaign into %(file)s; every chain holds",
+            "restored %(num)d campaigns into %(file)s; every chain holds",
+            count,
+            file=target,
+        )
     )
 
 
 def copy_database(store: Store, path: str, label: str) -> None:
     """The store's whole database backed up into a new file at `path`, with a progress bar."""
+    label = i18n.translate(label, i18n.reader())
     with click.progressbar(length=1, label=label, file=sys.stderr) as bar:
 
         def progress(done, total):
@@ -452,18 +612,24 @@ def copy_command(db, to):
     from tracker.store.moving import copy_into, make_ready, size
 
     if is_url(config.db_path(db)):
-        fail("copy reads an SQLite file: give its path with --db or TRACKER_DB")
+        fail(_("copy reads an SQLite file: give its path with --db or TRACKER_DB"))
     if not is_url(to):
-        fail(f"--to takes a postgresql:// URL, not {to!r}")
+        fail(_("--to takes a postgresql:// URL, not %(given)r", given=to))
     with opened(db, write=False) as source, on_server(to, must_exist=False, write=True) as target:
         Accounts(target.store).init()
         make_ready(target.store, TABLES)  # refused before the bar shows, when it is not empty
         length = size(source.store, TABLES)
-        with click.progressbar(length=length, label="copying", file=sys.stderr) as bar:
+        label = i18n.translate(_("copying"), i18n.reader())
+        with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
             count = copy_into(source.store, target.store, bar.update, TABLES, NUMBERED)
-        click.echo(
-            f"copied {count} campaign{'s' if count != 1 else ''} and every account into "
-            f"{target.store.target}; every chain holds"
+        Accounts(target.store).init()  # the keys of accounts copied from an older database
+        say(
+            ngettext(
+                "copied %(num)d campaign and every account into %(db)s; every chain holds",
+                "copied %(num)d campaigns and every account into %(db)s; every chain holds",
+                count,
+                db=target.store.target,
+            )
         )
 
 
@@ -480,7 +646,7 @@ def members_command(db, campaign, add, role, side, remove):
     """List a campaign's members, or (as the operator) add or remove one."""
     with opened(db) as service:
         if not service.store.exists(campaign):
-            fail(f"there is no campaign {campaign!r}")
+            fail(_("there is no campaign %(campaign)r", campaign=campaign))
         access = Accounts(service.store)
         access.init()
         for name, change in ((add, "add"), (remove, "remove")):
@@ -488,14 +654,14 @@ def members_command(db, campaign, add, role, side, remove):
                 continue
             user = access.by_name(name)
             if user is None:
-                fail(f"there is no account {name!r}")
+                fail(_("there is no account %(name)r", name=name))
             if change == "remove":
                 access.remove_member(campaign, user)
                 continue
             view = service.state(campaign)
             names = view.system.sides(view.state)
             if side is not None and side not in names:
-                fail(f"there is no side {side!r} in {campaign!r}")
+                fail(_("there is no side %(side)r in %(campaign)r", side=side, campaign=campaign))
             if role == "organiser" and side is not None:
                 # An organiser's seat is an event of the log too (who saw every hand when).
                 access.add_member(campaign, user, role)
@@ -514,12 +680,15 @@ def visibility_command(db, campaign, setting):
     """Say whether a campaign is public (anyone may read it) or private; or set it."""
     with opened(db) as service:
         if not service.store.exists(campaign):
-            fail(f"there is no campaign {campaign!r}")
+            fail(_("there is no campaign %(campaign)r", campaign=campaign))
         access = Accounts(service.store)
         access.init()
         if setting is not None:
             access.set_public(campaign, setting == "public")
-        click.echo(f"{campaign}: {'public' if access.is_public(campaign) else 'private'}")
+        if access.is_public(campaign):
+            say(_("%(campaign)s: public", campaign=campaign))
+        else:
+            say(_("%(campaign)s: private", campaign=campaign))
 
 
 COMMANDS = [
@@ -559,7 +728,7 @@ class Manage(click.Group):
         except click.UsageError as error:
             fail(error.format_message(), 2)
         except click.exceptions.Abort:
-            fail("aborted")
+            fail(_("aborted"))
         except click.exceptions.Exit as error:
             sys.exit(error.exit_code)
         except BrokenPipeError:
@@ -567,10 +736,17 @@ class Manage(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
         except Exception as error:  # a user never sees a traceback
-            fail(f"the tracker hit an unexpected error ({type(error).__name__}: {error})")
+            fail(
+                _(
+                    "the tracker hit an unexpected error (%(kind)s: %(error)s)",
+                    kind=type(error).__name__,
+                    error=str(error),
+                )
+            )
 
 
 def main():
+    speak()
     Manage(
         help="Run the tracker: its database, its samples and its web server.",
         no_args_is_help=True,

@@ -1,6 +1,6 @@
-"""What every command of the command line shares: the --db option, opening the database it
-names (an SQLite file or a postgresql:// URL) with its errors in one line, and failing with
-one line on stderr and a non-zero exit."""
+"""What every command of the command line shares: the language it speaks (its environment's),
+the --db option, opening the database it names (an SQLite file or a postgresql:// URL) with
+its errors in one line, and failing with one line on stderr and a non-zero exit."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from pathlib import Path
 
 import click
 
-from tracker import config
+from tracker import config, i18n
 from tracker.errors import TrackerError
+from tracker.i18n import _
 from tracker.service import Service
 from tracker.store import ReadOnly, Store, describe, is_url, open_store
 
@@ -29,8 +30,37 @@ db_option = click.option(
 )
 
 
-def fail(message: str, code: int = 1):
-    click.echo(f"error: {message}", err=True)
+def language(environ=None) -> str:
+    """The language the command line speaks: $TRACKER_LANGUAGE, else the locale's
+    ($LC_ALL, $LC_MESSAGES, $LANG: "pl_PL.UTF-8" speaks Polish), else English."""
+    environ = os.environ if environ is None else environ
+    for name in ("TRACKER_LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if not value:
+            continue
+        code = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+        if code in i18n.LANGUAGES:
+            return code
+        if name == "TRACKER_LANGUAGE" or code not in ("c", "posix"):
+            # A language chosen that the tracker does not speak reads English, not the next.
+            return i18n.DEFAULT
+    return i18n.DEFAULT
+
+
+def speak(environ=None) -> str:
+    """Every message the command line prints read in its environment's language."""
+    code = language(environ)
+    i18n.read_by(lambda: i18n.catalogue(code))
+    return code
+
+
+def say(words, err: bool = False, nl: bool = True) -> None:
+    """Print a message (or plain words) in the command line's language."""
+    click.echo(i18n.translate(words, i18n.reader()), err=err, nl=nl)
+
+
+def fail(message, code: int = 1):
+    say(_("error: %(message)s", message=message), err=True)
     sys.exit(code)
 
 
@@ -52,16 +82,28 @@ def opened(db: str | None, *, must_exist: bool = True, write: bool = True):
             yield service
         return
     if Path(path).is_dir():
-        fail(f"{path} is a folder, not a database file")
+        fail(_("%(path)s is a folder, not a database file", path=path))
     if must_exist and not Path(path).exists():
-        fail(f"there is no database at {path} (create it with: {program()} init --db {path})")
+        fail(
+            _(
+                "there is no database at %(path)s (create it with: %(program)s init --db %(path)s)",
+                path=path,
+                program=program(),
+            )
+        )
     if write and Path(path).exists() and not os.access(path, os.W_OK):
         fail(ReadOnly(path).message)
     store = None
     try:
         store = _open(path, write)
         if must_exist and not store.initialised():
-            fail(f"{path} is not a tracker database (create one with: {program()} init)")
+            fail(
+                _(
+                    "%(path)s is not a tracker database (create one with: %(program)s init)",
+                    path=path,
+                    program=program(),
+                )
+            )
         yield Service(store)
     except TrackerError as error:
         fail(error.message)
@@ -70,8 +112,21 @@ def opened(db: str | None, *, must_exist: bool = True, write: bool = True):
     except OSError as error:
         mine = str(error.filename or path).startswith(path)  # the database's own files
         if write and mine and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-            fail(f"{ReadOnly(path).message} ({error.strerror}: {error.filename or path})")
-        fail(f"{error.strerror or error}: {error.filename or path}")
+            fail(
+                _(
+                    "%(refusal)s (%(reason)s: %(file)s)",
+                    refusal=ReadOnly(path).message,
+                    reason=error.strerror,
+                    file=error.filename or path,
+                )
+            )
+        fail(
+            _(
+                "%(reason)s: %(file)s",
+                reason=error.strerror or str(error),
+                file=error.filename or path,
+            )
+        )
     finally:
         if store is not None:
             store.close()
@@ -86,13 +141,25 @@ def on_server(url: str, *, must_exist: bool, write: bool):
     try:
         store = open_store(url, readonly=not write)
         if must_exist and not store.initialised():
-            fail(f"{store.target} is not a tracker database yet (create it with: {program()} init)")
+            fail(
+                _(
+                    "%(path)s is not a tracker database yet (create it with: %(program)s init)",
+                    path=store.target,
+                    program=program(),
+                )
+            )
         yield Service(store)
     except TrackerError as error:
         fail(error.message)
     except psycopg.Error as error:
         words = str(error).strip().splitlines()
-        fail(f"the database {describe(url)} could not be used: {words[0] if words else error}")
+        fail(
+            _(
+                "the database %(database)s could not be used: %(reason)s",
+                database=describe(url),
+                reason=words[0] if words else str(error),
+            )
+        )
     finally:
         if store is not None:
             store.close()
@@ -126,22 +193,32 @@ def _database_error(path: str, error: sqlite3.Error) -> str:
     if "readonly" in words:
         return ReadOnly(path).message
     if "not a database" in words:
-        return f"{path} is not a tracker database (it is not an SQLite file)"
-    return f"the database {path} could not be used: {words}"
+        return _("%(path)s is not a tracker database (it is not an SQLite file)", path=path)
+    return _("the database %(database)s could not be used: %(reason)s", database=path, reason=words)
 
 
 def read_text(file: str) -> list[str]:
     """The lines of a UTF-8 file (or of stdin for "-"); anything else is one plain error."""
-    name = "the standard input" if file == "-" else file
+    name = _("the standard input") if file == "-" else file
     data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        fail(f"{name} is UTF-16 text; the tracker reads UTF-8: save it as UTF-8 and try again")
+        fail(
+            _(
+                "%(file)s is UTF-16 text; the tracker reads UTF-8: save it as UTF-8 and try again",
+                file=name,
+            )
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         fail(
-            f"{name} is not UTF-8 text (byte {error.start + 1} is {data[error.start]:#04x}): "
-            "save it as UTF-8 and try again"
+            _(
+                "%(file)s is not UTF-8 text (byte %(byte)s is %(value)s): "
+                "save it as UTF-8 and try again",
+                file=name,
+                byte=error.start + 1,
+                value=f"{data[error.start]:#04x}",
+            )
         )
     # Lines end at newlines only: a JSON string may hold other line separators.
     return io.StringIO(text, newline=None).readlines()

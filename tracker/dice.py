@@ -14,6 +14,8 @@ import secrets
 
 from marshmallow import ValidationError, fields
 
+from tracker.i18n import _, ngettext
+
 
 class Roller:
     """Where chance comes from. Production uses `SystemRoller`; tests may pass a `SeededRoller`."""
@@ -52,7 +54,7 @@ class Drawn(fields.Field):
     """A field the server may draw by chance when the event arrives without it."""
 
     #: the name a user sees for what the field holds, such as "2D6"
-    label = "chance"
+    label = _("chance")
     #: How a form lays out a value typed in at the table when one box will not hold it: a
     #: schema of its boxes (named `<field>-<box>`, see tracker/web/forms.py), whose data
     #: `from_typed` turns into the value. None: one box, its text passed on as it is.
@@ -74,7 +76,7 @@ class PlayerByLot(Drawn):
     to say.
     """
 
-    label = "player drawn by lot"
+    label = _("player drawn by lot")
 
     def __init__(self, what: str = "player drawn by lot", **kwargs):
         kwargs.setdefault("required", False)
@@ -88,7 +90,7 @@ class PlayerByLot(Drawn):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, str) or not value:
-            raise ValidationError(f"the {self.label} is a player's id")
+            raise ValidationError(_("the %(what)s is a player's id", what=self.label))
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -122,7 +124,7 @@ class Dice(Drawn):
         self.metadata.setdefault("dice", spec)
 
     def draw(self, roller, data, state):
-        return [roller.die(self.sides) for _ in range(self.count)]
+        return [roller.die(self.sides) for __ in range(self.count)]
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, int) and not isinstance(value, bool) and self.count == 1:
@@ -130,25 +132,39 @@ class Dice(Drawn):
         if self.spec == "D66" and isinstance(value, int) and not isinstance(value, bool):
             value = [value // 10, value % 10]
         if not isinstance(value, list | tuple) or len(value) != self.count:
-            raise ValidationError(f"a {self.spec} roll is {self._shape()}")
+            raise ValidationError(
+                _("a %(dice)s roll is %(shape)s", dice=self.spec, shape=self._shape())
+            )
         for die in value:
             if isinstance(die, bool) or not isinstance(die, int):
-                raise ValidationError(f"a {self.spec} roll is {self._shape()}")
+                raise ValidationError(
+                    _("a %(dice)s roll is %(shape)s", dice=self.spec, shape=self._shape())
+                )
             if not 1 <= die <= self.sides:
                 raise ValidationError(
-                    f"a die of a {self.spec} roll shows 1 to {self.sides}, not {die}"
+                    _(
+                        "a die of a %(dice)s roll shows 1 to %(sides)s, not %(die)s",
+                        dice=self.spec,
+                        sides=self.sides,
+                        die=die,
+                    )
                 )
         return list(value)
 
     def _serialize(self, value, attr, obj, **kwargs):
         return value
 
-    def _shape(self) -> str:
+    def _shape(self):
         if self.spec == "D66":
-            return "two dice, tens then units, each 1 to 6 (such as [3, 5])"
+            return _("two dice, tens then units, each 1 to 6 (such as [3, 5])")
         if self.count == 1:
-            return f"one die from 1 to {self.sides}"
-        return f"{self.count} dice, each 1 to {self.sides}"
+            return _("one die from 1 to %(sides)s", sides=self.sides)
+        return ngettext(
+            "%(num)d die, each 1 to %(sides)s",
+            "%(num)d dice, each 1 to %(sides)s",
+            self.count,
+            sides=self.sides,
+        )
 
 
 def total(dice: list[int]) -> int:

@@ -1,4 +1,7 @@
-"""The errors the tracker raises, each carrying a message a player can read."""
+"""The errors the tracker raises, each carrying a message a player can read: a
+`tracker.i18n.Said`, read in the reader's language where it is shown."""
+
+from tracker.i18n import _
 
 
 class TrackerError(Exception):
@@ -43,12 +46,19 @@ class Conflict(TrackerError):
     """The campaign moved on since the client last saw it; nothing was written."""
 
     def __init__(self, campaign: str, expected: int, actual: int, changed: list[str] | None = None):
-        words = (
-            f"the campaign changed since you loaded it: {campaign!r} is at version {actual}, "
-            f"not {expected}"
+        words = _(
+            "the campaign changed since you loaded it: %(campaign)r is at version %(actual)s, "
+            "not %(expected)s",
+            campaign=campaign,
+            actual=actual,
+            expected=expected,
         )
         if changed:
-            words += "; meanwhile, on the same side: " + "; ".join(changed)
+            words = _(
+                "%(conflict)s; meanwhile, on the same side: %(changed)s",
+                conflict=words,
+                changed=joined(changed),
+            )
         super().__init__(words)
         self.campaign = campaign
         self.expected = expected
@@ -65,7 +75,7 @@ class ShownAt(TrackerError):
     that has since left the state whole): the page answers with a link there."""
 
     def __init__(self, version: int):
-        super().__init__(f"shown as the campaign stood at event {version}")
+        super().__init__(_("shown as the campaign stood at event %(version)s", version=version))
         self.version = version
 
 
@@ -73,7 +83,14 @@ class BatchError(TrackerError):
     """One event of a batch failed; `index` is its place in the batch (0-based)."""
 
     def __init__(self, index: int, event_type: str, error: TrackerError):
-        super().__init__(f"event {index + 1} ({event_type}): {error.message}")
+        super().__init__(
+            _(
+                "event %(n)s (%(type)s): %(error)s",
+                n=index + 1,
+                type=event_type,
+                error=error.message,
+            )
+        )
         self.index = index
         self.event_type = event_type
         self.error = error
@@ -83,7 +100,7 @@ class ImportFailed(TrackerError):
     """A line of an import file failed; nothing of the file was written."""
 
     def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}")
+        super().__init__(_("line %(line)s: %(error)s", line=line, error=message))
         self.line = line
 
 
@@ -92,8 +109,11 @@ class KeyReused(TrackerError):
 
     def __init__(self, key: str):
         super().__init__(
-            f"the Idempotency-Key {key!r} was already used for a different request; "
-            "nothing was written (use a new key for a new request)"
+            _(
+                "the Idempotency-Key %(key)r was already used for a different request; "
+                "nothing was written (use a new key for a new request)",
+                key=key,
+            )
         )
         self.key = key
 
@@ -102,7 +122,20 @@ class CampaignExists(Conflict):
     """A campaign with this id exists already; nothing was written."""
 
     def __init__(self, campaign: str):
-        TrackerError.__init__(self, f"there is already a campaign {campaign!r}: choose another id")
+        TrackerError.__init__(
+            self,
+            _("there is already a campaign %(campaign)r: choose another id", campaign=campaign),
+        )
         self.campaign = campaign
         self.expected = 0
         self.actual = None
+
+
+def joined(parts: list):
+    """Several messages as one ("a; b; c"), each still a message."""
+    if not parts:
+        return ""
+    together = parts[-1]
+    for part in reversed(parts[:-1]):
+        together = _("%(first)s; %(rest)s", first=part, rest=together)
+    return together

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tracker.campaign import SEAT_EVENTS
+from tracker.campaign import SEAT_EVENTS, language_chosen
 from tracker.events import Event
 from tracker.systems.base import GameSystem
 
@@ -20,6 +20,8 @@ def apply_event(system: GameSystem, state, event: Event, skipped) -> dict:
         return system.initial_state(event.data["settings"])
     if event.type in PASSED_BY or event.version in skipped:
         return state
+    if event.type == "LanguageChosen":
+        return language_chosen(state, event)
     return system.apply(state, system.upcast(event))
 
 

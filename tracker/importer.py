@@ -17,6 +17,7 @@ from tracker import systems
 from tracker.campaign import CAMPAIGN_ID, CampaignStartedSchema, View
 from tracker.errors import BatchError, ImportFailed, InvalidEvent, RuleViolation, TrackerError
 from tracker.events import GENESIS, canonical, canonical_meta, chain_hash, decode, utcnow
+from tracker.i18n import _
 from tracker.recording import check, started, unicode_only
 from tracker.store import AppendResult
 from tracker.systems.base import _plain
@@ -51,9 +52,9 @@ def read_line(number: int, text: str, actor: str, known: set) -> Line | None:
     try:
         record = decode(text)
     except ValueError as err:
-        return Line(number, fault=f"is not JSON ({err.msg})")
+        return Line(number, fault=_("is not JSON (%(reason)s)", reason=err.msg))
     except RecursionError:
-        return Line(number, fault="is not JSON the tracker reads (nested too deeply)")
+        return Line(number, fault=_("is not JSON the tracker reads (nested too deeply)"))
     fault = _shape_fault(record, text, known)
     if fault:
         return Line(number, fault=fault)
@@ -77,22 +78,24 @@ def read_line(number: int, text: str, actor: str, known: set) -> Line | None:
 def _shape_fault(record, text: str, known: dict) -> str | None:
     """What is wrong with a line's shape, in words, or None."""
     if not isinstance(record, dict):
-        return "is not a JSON object"
+        return _("is not a JSON object")
     if "\\u" in text:
         try:
             unicode_only(record)
         except InvalidEvent as err:
             return err.message
     if not _LINE_FIELDS.issuperset(record):
-        return f"unknown fields {', '.join(sorted(record.keys() - _LINE_FIELDS))}"
+        return _(
+            "unknown fields %(fields)s", fields=", ".join(sorted(record.keys() - _LINE_FIELDS))
+        )
     campaign = record.get("campaign")
     if campaign not in known and (not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign)):
-        return "the campaign id is missing or is not lower-case letters, digits and dashes"
+        return _("the campaign id is missing or is not lower-case letters, digits and dashes")
     if not isinstance(record.get("meta") or {}, dict):
-        return "meta is a JSON object"
+        return _("meta is a JSON object")
     recorded_at = record.get("recorded_at")
     if recorded_at is not None and not isinstance(recorded_at, str):
-        return "recorded_at is a time such as 2026-01-31T18:00:00.000000Z"
+        return _("recorded_at is a time such as 2026-01-31T18:00:00.000000Z")
     return None
 
 
@@ -153,7 +156,7 @@ class Importer:
                     raise ImportFailed(line.number, err.message) from None
             yield rows
         if not self.campaigns:
-            raise ImportFailed(0, "the file holds no event")
+            raise ImportFailed(0, _("the file holds no event"))
 
     def _one(self, line: Line) -> tuple:
         """One line checked by the rules against its campaign so far, then chained."""
@@ -177,11 +180,18 @@ class Importer:
         """The first line of a campaign: its start's data, settings prepared."""
         if self.store.exists(line.campaign):
             raise RuleViolation(
-                f"campaign {line.campaign!r} already exists; import refuses to add to it"
+                _(
+                    "campaign %(campaign)r already exists; import refuses to add to it",
+                    campaign=line.campaign,
+                )
             )
         if line.type != "CampaignStarted":
             raise RuleViolation(
-                f"campaign {line.campaign!r} must begin with CampaignStarted, not {line.type}"
+                _(
+                    "campaign %(campaign)r must begin with CampaignStarted, not %(type)s",
+                    campaign=line.campaign,
+                    type=line.type,
+                )
             )
         try:
             data = _START.load(line.data or {})
@@ -193,17 +203,23 @@ class Importer:
         version = run.version
         if line.version is not None and line.version != version:
             raise RuleViolation(
-                f"this is event {version} of {line.campaign!r}, but the line says version "
-                f"{line.version}"
+                _(
+                    "this is event %(version)s of %(campaign)r, but the line says version %(said)s",
+                    version=version,
+                    campaign=line.campaign,
+                    said=line.version,
+                )
             )
         if line.hash is not None and not line.recorded_at:
-            raise InvalidEvent("a line with a hash needs its recorded_at")
+            raise InvalidEvent(_("a line with a hash needs its recorded_at"))
         at = line.recorded_at or self.now
         head = chain_hash(run.head, line.campaign, version, line.type, data_json, meta_json, at)
         if line.hash is not None and head != line.hash:
             raise RuleViolation(
-                "its hash does not match the events before it: the file "
-                "was changed after it was exported"
+                _(
+                    "its hash does not match the events before it: the file "
+                    "was changed after it was exported"
+                )
             )
         run.head = head
         return (line.campaign, version, line.type, data_json, meta_json, at, head)

@@ -10,12 +10,13 @@ from collections.abc import Iterable
 
 import segno
 
+from tracker.i18n import _
+
 # Private addresses to "connect" a UDP socket towards: connecting one sends nothing, but
 # makes the system choose the source address it would use on the local network.
 _PROBES = ("10.255.255.255", "192.168.255.255", "172.31.255.255")
 # Where a phone at the table opens the tracker (listening on every address of the machine).
 EVERY_ADDRESS = "0.0.0.0"
-_EVERYWHERE = ": every address of this machine, so anyone on the local network may open the tracker"
 
 
 def local_addresses() -> list[str]:
@@ -76,15 +77,25 @@ def qr_text(url: str) -> str:
 def announce(address: str | None, port: int, host: str) -> list[str]:
     """What `serve --lan` prints before it serves: where it listens, and the address to open
     on the phones with its QR code, or one line saying none was found."""
-    lines = [f"listening on {host}" + (_EVERYWHERE if host in (EVERY_ADDRESS, "::") else "")]
+    if host in (EVERY_ADDRESS, "::"):
+        listening = _(
+            "listening on %(host)s: every address of this machine, so anyone on the local "
+            "network may open the tracker",
+            host=host,
+        )
+    else:
+        listening = _("listening on %(host)s", host=host)
+    lines = [listening]
     if address is None:
         lines.append(
-            "no local network address was found (is the machine on a network?): serving "
-            "anyway; open this machine's address on port "
-            f"{port} on the phones"
+            _(
+                "no local network address was found (is the machine on a network?): serving "
+                "anyway; open this machine's address on port %(port)s on the phones",
+                port=port,
+            )
         )
         return lines
     url = table_url(address, port)
-    lines.append(f"Open {url} on the phones at the table (or scan this code):")
+    lines.append(_("Open %(url)s on the phones at the table (or scan this code):", url=url))
     lines.append(qr_text(url).rstrip("\n"))
     return lines

@@ -18,6 +18,7 @@ from __future__ import annotations
 from tracker.accounts import Accounts, User
 from tracker.campaign import SEAT_EVENTS
 from tracker.errors import NotFound, TrackerError
+from tracker.i18n import Said, _
 
 UNDONE = "undone by its author"
 
@@ -70,6 +71,12 @@ def sees_side(member, side: str) -> bool:
     return member is not None and (sees_all(member) or member.side == side)
 
 
+def _doing(what):
+    """What a refused reader wanted to do, as its caller said it: a message (`_("invite
+    players")`) reads in the reader's language; plain words are looked up in the catalogue."""
+    return what if isinstance(what, Said) else _(what)
+
+
 class Policy:
     def __init__(self, accounts: Accounts, user: User | None):
         self.accounts = accounts
@@ -87,11 +94,13 @@ class Policy:
     def require_read(self, campaign: str) -> None:
         # A private campaign is not found for those who may not see it: its name stays private.
         if not self.can_read(campaign):
-            raise NotFound(f"there is no campaign {campaign!r} that you may see")
+            raise NotFound(
+                _("there is no campaign %(campaign)r that you may see", campaign=campaign)
+            )
 
     def require_user(self, what: str) -> User:
         if self.user is None:
-            raise Unauthenticated(f"log in to {what}")
+            raise Unauthenticated(_("log in to %(what)s", what=_doing(what)))
         return self.user
 
     def require_organiser(self, campaign: str, what: str) -> None:
@@ -99,16 +108,19 @@ class Policy:
         self.require_user(what)
         member = self.accounts.membership(campaign, self.user)
         if member is None or member.role != "organiser":
-            raise Forbidden(f"only the organiser of the campaign may {what}")
+            raise Forbidden(_("only the organiser of the campaign may %(what)s", what=_doing(what)))
 
     def guard(self, campaign: str) -> Guard:
         # A member may read and write: one query answers the usual case.
         member = self.accounts.membership(campaign, self.user) if self.user else None
         if member is None:
             self.require_read(campaign)
-            self.require_user("record events")
+            self.require_user(_("record events"))
             raise Forbidden(
-                "only the campaign's members may record events; ask the organiser for an invitation"
+                _(
+                    "only the campaign's members may record events; ask the organiser for an "
+                    "invitation"
+                )
             )
         return Guard(self.accounts, member)
 
@@ -128,8 +140,10 @@ class Guard:
     def __call__(self, system, state, event_type: str, data: dict) -> None:
         if event_type in SEAT_EVENTS and not self.seating:
             raise Forbidden(
-                "an organiser takes or leaves a seat on the campaign's Members page, which "
-                "records it together with the seat itself"
+                _(
+                    "an organiser takes or leaves a seat on the campaign's Members page, which "
+                    "records it together with the seat itself"
+                )
             )
         if self.member.role == "organiser":
             return
@@ -137,9 +151,11 @@ class Guard:
         if event_type == "EventVoided" and self.undoing is not None and data == undo:
             return
         if event_type == "EventVoided":
-            raise Forbidden("only the organiser may void an event")
+            raise Forbidden(_("only the organiser may void an event"))
+        if event_type == "LanguageChosen":
+            raise Forbidden(_("only the organiser of the campaign chooses its language"))
         if event_type in system.organiser_events:
-            raise Forbidden("only the organiser of the campaign records its content")
+            raise Forbidden(_("only the organiser of the campaign records its content"))
         sides = system.sides_of(state, event_type, data) if state is not None else set()
         if not sides:
             return
@@ -153,10 +169,14 @@ class Guard:
                 return
         known = system.sides(state)
         names = ", ".join(known.get(s, s) for s in sorted(sides))
-        yours = known.get(mine, mine) if mine else "no side yet"
+        yours = known.get(mine, mine) if mine else _("no side yet")
         raise Forbidden(
-            f"a player records events only for its own side: this one is for "
-            f"{names}, and you play {yours}"
+            _(
+                "a player records events only for its own side: this one is for "
+                "%(sides)s, and you play %(yours)s",
+                sides=names,
+                yours=yours,
+            )
         )
 
     def settle(self, campaign: str) -> None:
@@ -171,7 +191,7 @@ def seat(service, accounts: Accounts, member, side: str | None, sides: dict[str,
     with who and which side), then the membership, which the pages read. False when nothing
     changes; `SeatRefused` when another member plays that side (nothing written)."""
     if member is None or member.role != "organiser":
-        raise Forbidden("only an organiser takes or leaves a seat of its own")
+        raise Forbidden(_("only an organiser takes or leaves a seat of its own"))
     if side == member.side:
         return False
     if side is not None:

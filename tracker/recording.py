@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from marshmallow import ValidationError
 
 from tracker import systems
-from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, SEAT_EVENTS, View
+from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, SEAT_EVENTS, View, language_chosen
 from tracker.dice import Roller
 from tracker.errors import (
     BatchError,
@@ -25,6 +25,7 @@ from tracker.errors import (
 )
 from tracker.events import Event, NewEvent, canonical, unrecorded
 from tracker.fold import apply_event
+from tracker.i18n import _
 from tracker.repository import CampaignRepository, words
 from tracker.store import AppendResult
 from tracker.systems.base import GameSystem, _plain
@@ -44,9 +45,11 @@ def unicode_only(value) -> None:
         canonical(value).encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidEvent(
-            "the text holds a character that is not Unicode (a lone surrogate such as "
-            "\\ud800); nothing was written",
-            {"data": ["not Unicode text"]},
+            _(
+                "the text holds a character that is not Unicode (a lone surrogate such as "
+                "\\ud800); nothing was written"
+            ),
+            {"data": [_("not Unicode text")]},
         ) from None
     except (TypeError, ValueError):
         pass  # not JSON data: the schema says what is wrong with it
@@ -61,8 +64,13 @@ def draw(system, type_: str, raw: dict, state, roller):
         if raw.get(name) is None:
             if roller is None:
                 raise InvalidEvent(
-                    f"{type_}: {name}: an imported event carries its {spec.label} result",
-                    {name: ["missing"]},
+                    _(
+                        "%(type)s: %(field)s: an imported event carries its %(dice)s result",
+                        type=type_,
+                        field=name,
+                        dice=spec.label,
+                    ),
+                    {name: [_("missing")]},
                 )
             raw[name] = spec.draw(roller, raw, state)
             how = "server-roll"
@@ -209,9 +217,13 @@ def branch(
     for event in copies if visible else ():
         if visible(event) != event.data:
             raise RuleViolation(
-                f"event {event.version} ({event.type}) holds what you may not see yet "
-                "(such as another player's hand), and the copy would show it to you: play "
-                f"on from before event {event.version}, or once the game under way is over"
+                _(
+                    "event %(version)s (%(type)s) holds what you may not see yet (such as "
+                    "another player's hand), and the copy would show it to you: play on from "
+                    "before event %(version)s, or once the game under way is over",
+                    version=event.version,
+                    type=event.type,
+                )
             )
     data = {
         **first.data,
@@ -226,7 +238,7 @@ def branch(
     begun = unrecorded(campaign=campaign, version=1, type="CampaignStarted", data=data, meta=meta)
     fresh = View(campaign, view.system, name, 1, "", 1, view.system.initial_state(data["settings"]))
     submissions = [_as_submission(view.system.upcast(event)) for event in copies]
-    events, _ = check(repo, fresh, submissions, meta={}, roller=None, unwritten=[begun])
+    events, __ = check(repo, fresh, submissions, meta={}, roller=None, unwritten=[begun])
     return repo.store.append(campaign, [NewEvent("CampaignStarted", data, meta), *events], 0)
 
 
@@ -261,7 +273,7 @@ def check(
             this_meta = dict(given_meta) if given_meta else dict(meta)
             version += 1
             if type_ == "CampaignStarted":
-                raise RuleViolation("a campaign starts only once, with its first event")
+                raise RuleViolation(_("a campaign starts only once, with its first event"))
             if type_ in CORE_EVENTS:  # a void or a seat: the core's own
                 data = load_core(type_, raw)
                 if guard:
@@ -283,6 +295,8 @@ def check(
             )
             if type_ not in CORE_EVENTS:
                 state = system.apply(state, system.upcast(event) if as_recorded else event)
+            elif type_ == "LanguageChosen":
+                state = language_chosen(state, event)
         except TrackerError as error:
             raise BatchError(index, str(type_), error) from None
         unwritten.append(event)
@@ -294,11 +308,13 @@ def check(
 
 def _raw(type_, submission: dict) -> dict:
     if not isinstance(type_, str):
-        raise InvalidEvent("every event needs a type", {"type": ["required"]})
+        raise InvalidEvent(_("every event needs a type"), {"type": [_("required")]})
     raw = submission.get("data")
     raw = {} if raw is None else raw
     if not isinstance(raw, dict):
-        raise InvalidEvent("an event's data is a JSON object", {"data": ["must be an object"]})
+        raise InvalidEvent(
+            _("an event's data is a JSON object"), {"data": [_("must be an object")]}
+        )
     unicode_only(raw)
     return raw
 
@@ -321,19 +337,25 @@ def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, 
         store.event(campaign, target) if target <= recorded else None
     )
     if original is None or target >= version:
-        raise RuleViolation(f"there is no event {target} to void")
+        raise RuleViolation(_("there is no event %(version)s to void", version=target))
     if original.type == "CampaignStarted":
-        raise RuleViolation("the event that starts a campaign cannot be voided")
+        raise RuleViolation(_("the event that starts a campaign cannot be voided"))
     if original.type == "EventVoided":
-        raise RuleViolation("a correction cannot itself be voided; record the event again")
+        raise RuleViolation(_("a correction cannot itself be voided; record the event again"))
     if original.type in SEAT_EVENTS:
         raise RuleViolation(
-            "a seat taken or left cannot be voided: change the seat again on the Members page"
+            _("a seat taken or left cannot be voided: change the seat again on the Members page")
         )
     voided = store.voids(campaign) if recorded else {}
     voided.update({e.data["version"]: e.version for e in events if e.type == "EventVoided"})
     if target in voided:
-        raise RuleViolation(f"event {target} was already voided by event {voided[target]}")
+        raise RuleViolation(
+            _(
+                "event %(version)s was already voided by event %(void)s",
+                version=target,
+                void=voided[target],
+            )
+        )
     skipped = set(voided) | {target}
     state = None
     for event in [*(store.read(campaign) if recorded else ()), *events]:
@@ -341,8 +363,15 @@ def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, 
             state = apply_event(system, state, event, skipped)
         except RuleViolation as error:
             raise RuleViolation(
-                f"event {target} ({original.type}) cannot be voided: event {event.version} "
-                f"({event.type}) depends on it ({error.message})",
+                _(
+                    "event %(version)s (%(type)s) cannot be voided: event %(later)s "
+                    "(%(later_type)s) depends on it (%(reason)s)",
+                    version=target,
+                    type=original.type,
+                    later=event.version,
+                    later_type=event.type,
+                    reason=error.message,
+                ),
                 depends_on=event.version,
                 reason=error.message,
             ) from None
@@ -388,9 +417,11 @@ def _overlap(ours: set[str] | None, theirs: set[str] | None) -> bool:
 def _check_id(campaign) -> None:
     if not isinstance(campaign, str) or not CAMPAIGN_ID.match(campaign):
         raise InvalidEvent(
-            "a campaign id is 1 to 63 lower-case letters, digits and dashes, "
-            "starting with a letter or digit",
-            {"campaign": ["use lower-case letters, digits and dashes"]},
+            _(
+                "a campaign id is 1 to 63 lower-case letters, digits and dashes, "
+                "starting with a letter or digit"
+            ),
+            {"campaign": [_("use lower-case letters, digits and dashes")]},
         )
 
 

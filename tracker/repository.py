@@ -21,11 +21,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tracker import stats, systems
-from tracker.campaign import SEAT_EVENTS, Entry, View, seat_words
+from tracker.campaign import SEAT_EVENTS, Entry, View, language_words, seat_words
 from tracker.dice import Dice
 from tracker.errors import NotFound, TrackerError
 from tracker.events import Event, copied, decode
 from tracker.fold import apply_event, fold, fold_from, stale
+from tracker.i18n import _
 from tracker.store import Store
 from tracker.systems.base import GameSystem
 
@@ -181,7 +182,7 @@ class CampaignRepository:
         holds none of its events."""
         latest, head, first_hash = self.store.ends(campaign)
         if latest == 0:
-            raise NotFound(f"there is no campaign {campaign!r}")
+            raise NotFound(_("there is no campaign %(campaign)r", campaign=campaign))
         return latest, head, first_hash
 
     def system_of(self, campaign: str, first_hash: str | None = None) -> tuple[GameSystem, str]:
@@ -203,7 +204,14 @@ class CampaignRepository:
         latest, hash_, first_hash = self.ends(campaign)
         upto = latest if at is None else at
         if isinstance(upto, bool) or not isinstance(upto, int) or not 1 <= upto <= latest:
-            raise NotFound(f"campaign {campaign!r} has events 1 to {latest}, not {at}")
+            raise NotFound(
+                _(
+                    "campaign %(campaign)r has events 1 to %(latest)s, not %(at)s",
+                    campaign=campaign,
+                    latest=latest,
+                    at=at,
+                )
+            )
         system, name = self.system_of(campaign, first_hash)
         if upto != latest:  # the past is folded afresh: the kept head stays the latest
             hash_ = self.store.event(campaign, upto).hash
@@ -349,7 +357,7 @@ class CampaignRepository:
         the page, else folded to just before the page from a snapshot."""
         voided = self.store.voids(campaign, as_of)
         latest, hash_, first_hash = self.ends(campaign)
-        system, _ = self.system_of(campaign, first_hash)
+        system, __ = self.system_of(campaign, first_hash)
         first = max(1, upto - count + 1)
         if upto == latest:
             head = self.head(campaign, system, latest, hash_)
@@ -390,7 +398,7 @@ class CampaignRepository:
         """The dice up to `version`: the head's tally (counted once, then stepped with each
         event), or counted from the start for an earlier moment. Not to be changed."""
         latest, hash_, first_hash = self.ends(campaign)
-        system, _ = self.system_of(campaign, first_hash)
+        system, __ = self.system_of(campaign, first_hash)
         if version != latest:
             return _counted(system, self.store.read(campaign, upto=version))
         head = self.head(campaign, system, latest, hash_)
@@ -448,18 +456,29 @@ def worded_step(system, state, event, voided) -> tuple[dict, str]:
 def words(system, state, event) -> str:
     """What `event` says in the audit log, `state` being the campaign just after it."""
     if event.type == "CampaignStarted":
-        began = f"The campaign {event.data['name']!r} began ({system.title})"
         if "branched_from" in event.meta:
-            began += (
-                f", playing on from campaign {event.meta['branched_from']!r} as it stood "
-                f"after its event {event.meta['branched_at']} "
-                f"(log hash {str(event.meta.get('branched_head'))[:12]})"
+            return _(
+                "The campaign %(name)r began (%(game)s), playing on from campaign %(source)r "
+                "as it stood after its event %(version)s (log hash %(head)s)",
+                name=event.data["name"],
+                game=system.title,
+                source=event.meta["branched_from"],
+                version=event.meta["branched_at"],
+                head=str(event.meta.get("branched_head"))[:12],
             )
-        return began
+        return _(
+            "The campaign %(name)r began (%(game)s)", name=event.data["name"], game=system.title
+        )
     if event.type == "EventVoided":
-        return f"Event {event.data['version']} was voided: {event.data['reason']}"
+        return _(
+            "Event %(version)s was voided: %(reason)s",
+            version=event.data["version"],
+            reason=event.data["reason"],
+        )
     if event.type in SEAT_EVENTS:
         return seat_words(event, system.sides(state) if state is not None else {})
+    if event.type == "LanguageChosen":
+        return language_words(event)
     try:
         return system.describe(state, system.upcast(event))
     except (KeyError, TypeError, ValueError, AttributeError):

@@ -16,6 +16,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from tracker.errors import InvalidEvent
+from tracker.i18n import _
 
 # The largest roster read, zipped or not: a roster of a skirmish game is a few hundred kB.
 MAX_BYTES = 8 * 1024 * 1024
@@ -29,25 +30,35 @@ def read_roster(content: bytes, filename: str = "") -> dict:
     if content[:4] == b"PK\x03\x04" or filename.lower().endswith(".rosz"):
         content = _unzipped(content)
     if len(content) > MAX_BYTES:
-        raise InvalidEvent(f"the roster is larger than {MAX_BYTES // (1024 * 1024)} MB")
+        raise InvalidEvent(_larger())
     try:
         root = fromstring(content, forbid_dtd=True)
     except DefusedXmlException:
         raise InvalidEvent(
-            "the roster declares a document type or entities, which no roster needs: "
-            "it is refused unread"
+            _(
+                "the roster declares a document type or entities, which no roster needs: "
+                "it is refused unread"
+            )
         ) from None
     except (ParseError, ValueError) as error:
-        raise InvalidEvent(f"the roster is not XML that can be read ({error})") from None
+        raise InvalidEvent(
+            _("the roster is not XML that can be read (%(reason)s)", reason=str(error))
+        ) from None
     if _tag(root) != "roster":
-        raise InvalidEvent("the file is not a BattleScribe or New Recruit roster (.ros, .rosz)")
+        raise InvalidEvent(_("the file is not a BattleScribe or New Recruit roster (.ros, .rosz)"))
     forces = [
         {"catalogue": force.get("catalogueName", ""), "fighters": _fighters(force)}
         for force in _children(root, "forces", "force")
     ]
     count = sum(len(force["fighters"]) for force in forces)
     if count > MAX_FIGHTERS:
-        raise InvalidEvent(f"a roster holds at most {MAX_FIGHTERS} fighters ({count} here)")
+        raise InvalidEvent(
+            _(
+                "a roster holds at most %(most)s fighters (%(count)s here)",
+                most=MAX_FIGHTERS,
+                count=count,
+            )
+        )
     return {
         "game": root.get("gameSystemName", ""),
         "name": root.get("name", ""),
@@ -60,13 +71,13 @@ def _unzipped(content: bytes) -> bytes:
         archive = zipfile.ZipFile(io.BytesIO(content))
         members = [i for i in archive.infolist() if i.filename.lower().endswith(".ros")]
         if len(members) != 1:
-            raise InvalidEvent("a .rosz file holds one .ros roster, and this one does not")
+            raise InvalidEvent(_("a .rosz file holds one .ros roster, and this one does not"))
         if members[0].file_size > MAX_BYTES:
-            raise InvalidEvent(f"the roster is larger than {MAX_BYTES // (1024 * 1024)} MB")
+            raise InvalidEvent(_larger())
         with archive.open(members[0]) as handle:
             return handle.read(MAX_BYTES + 1)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError):
-        raise InvalidEvent("the .rosz file is not a zip archive that can be read") from None
+        raise InvalidEvent(_("the .rosz file is not a zip archive that can be read")) from None
 
 
 def _tag(element) -> str:
@@ -90,7 +101,7 @@ def _fighters(force) -> list[dict]:
             ],
         }
         number = selection.get("number", "1")
-        for _ in range(int(number) if number.isdigit() and 0 < int(number) <= 20 else 1):
+        for __ in range(int(number) if number.isdigit() and 0 < int(number) <= 20 else 1):
             out.append(dict(fighter, categories=list(fighter["categories"])))
     return out
 
@@ -116,6 +127,12 @@ def refused(error, events: list[dict]) -> str:
     inner = getattr(error, "error", error)
     index = getattr(error, "index", None)
     if index is None or not 0 < index < len(events):
-        return f"the roster cannot found this warband: {inner.message}"
+        return _("the roster cannot found this warband: %(reason)s", reason=inner.message)
     name = events[index]["data"].get("name", "?")
-    return f"the roster's fighter {name} is refused: {inner.message}"
+    return _(
+        "the roster's fighter %(name)s is refused: %(reason)s", name=name, reason=inner.message
+    )
+
+
+def _larger():
+    return _("the roster is larger than %(most)s MB", most=MAX_BYTES // (1024 * 1024))

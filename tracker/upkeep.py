@@ -10,6 +10,7 @@ from tracker import systems
 from tracker.errors import InvalidEvent, NotFound
 from tracker.events import canonical, decode
 from tracker.fold import fold, stale
+from tracker.i18n import _
 from tracker.repository import CampaignRepository
 
 
@@ -18,7 +19,7 @@ def verify(repo: CampaignRepository, campaign: str | None = None):
     store = repo.store
     for cid in [campaign] if campaign else [c.id for c in store.campaigns()]:
         if not store.exists(cid):
-            raise NotFound(f"there is no campaign {cid!r}")
+            raise NotFound(_("there is no campaign %(campaign)r", campaign=cid))
         broken = store.verify(cid)
         if broken:
             return broken
@@ -29,7 +30,7 @@ def check_snapshots(repo: CampaignRepository, campaign: str) -> list[int]:
     """Fold the log again and hold every kept snapshot of the campaign against it: the
     versions of those that differ, which are dropped (pages then fold from the log)."""
     store = repo.store
-    system, _ = repo.system_of(campaign)
+    system, __ = repo.system_of(campaign)
     kept = [
         (version, text)
         for fingerprint, version, text in store.snapshots(campaign)
@@ -56,23 +57,28 @@ def witness(repo: CampaignRepository, campaign: str, version: int, head: str) ->
     head = "".join(head.split()).lower()
     if len(head) < 12 or any(c not in "0123456789abcdef" for c in head):
         raise InvalidEvent(
-            "a witness's head is the hash as shown (at least its first 12 characters)",
-            {"head": ["not a hash"]},
+            _("a witness's head is the hash as shown (at least its first 12 characters)"),
+            {"head": [_("not a hash")]},
         )
     latest = repo.store.version(campaign)
     if latest == 0:
-        raise NotFound(f"there is no campaign {campaign!r}")
+        raise NotFound(_("there is no campaign %(campaign)r", campaign=campaign))
     if version > latest:
-        return (
-            f"the log holds only {latest} events, not {version}: events were removed "
-            "since the witness was taken"
+        return _(
+            "the log holds only %(latest)s events, not %(version)s: events were removed "
+            "since the witness was taken",
+            latest=latest,
+            version=version,
         )
     event = repo.store.event(campaign, version)
     if event is None or not event.hash.startswith(head):
-        actual = event.hash[:16] if event else "nothing"
-        return (
-            f"event {version} has the head {actual}, not {head[:16]}: the log was "
-            "rewritten since the witness was taken"
+        actual = event.hash[:16] if event else _("nothing")
+        return _(
+            "event %(version)s has the head %(actual)s, not %(head)s: the log was "
+            "rewritten since the witness was taken",
+            version=version,
+            actual=actual,
+            head=head[:16],
         )
     return None
 
@@ -80,7 +86,7 @@ def witness(repo: CampaignRepository, campaign: str, version: int, head: str) ->
 def export(repo: CampaignRepository, campaign: str, guard: Callable | None = None) -> Iterator[str]:
     """The campaign as JSON Lines, one event a line; `guard(event)` may refuse an event."""
     if not repo.store.exists(campaign):
-        raise NotFound(f"there is no campaign {campaign!r}")
+        raise NotFound(_("there is no campaign %(campaign)r", campaign=campaign))
     for event in repo.store.read(campaign):
         if guard:
             guard(event)

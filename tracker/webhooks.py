@@ -30,8 +30,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
+from tracker import i18n
+from tracker.campaign import language_of
 from tracker.errors import TrackerError
 from tracker.events import copied
+from tracker.i18n import _
 from tracker.repository import worded_step
 from tracker.service import Service
 from tracker.systems.base import HAPPENINGS
@@ -82,8 +85,9 @@ LEASE = timedelta(seconds=60)
 # Deliveries sent at most in one call of `deliver_pending`, and listed on the page.
 BATCH = 20
 LISTED = 20
-# The languages a campaign's messages may be in (the product speaks English only today).
-LANGUAGES = {"en": "English"}
+# The languages a webhook's messages may be in: every language the tracker speaks. A
+# campaign's own language (`LanguageChosen`) is spoken where chosen, else the webhook's.
+LANGUAGES = i18n.LANGUAGES
 # The longest sentence a message carries (Discord takes 2,000 characters at most).
 LONGEST = 1500
 URL_LONGEST = 2000
@@ -170,11 +174,15 @@ def save(
     check_url(url, allow_private)
     unknown = [h for h in happenings if h not in HAPPENINGS]
     if unknown:
-        raise WebhookRefused(f"there is no happening {unknown[0]!r} to send", "happening")
+        raise WebhookRefused(
+            _("there is no happening %(happening)r to send", happening=unknown[0]), "happening"
+        )
     if not happenings:
-        raise WebhookRefused("choose at least one happening to send", "happening")
+        raise WebhookRefused(_("choose at least one happening to send"), "happening")
     if language not in LANGUAGES:
-        raise WebhookRefused(f"the tracker does not speak {language!r} yet", "language")
+        raise WebhookRefused(
+            _("the tracker does not speak %(language)r yet", language=language), "language"
+        )
     chosen = ",".join(h for h in HAPPENINGS if h in happenings)
     now = _iso(_now())
     with store.transaction() as tx:
@@ -244,34 +252,40 @@ def check_url(url: str, allow_private: bool) -> tuple[str, int, str]:
     in words when it is not http(s), does not resolve, or names a private, loopback,
     link-local, multicast or reserved address (unless `allow_private`)."""
     if len(url) > URL_LONGEST:
-        raise WebhookRefused(f"a webhook's address is at most {URL_LONGEST} characters")
+        raise WebhookRefused(
+            _("a webhook's address is at most %(length)s characters", length=URL_LONGEST)
+        )
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise WebhookRefused(
-            "a webhook's address is a web address starting with https:// (or http://)"
+            _("a webhook's address is a web address starting with https:// (or http://)")
         )
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise WebhookRefused("the port in the address is not a number from 1 to 65535") from None
+        raise WebhookRefused(_("the port in the address is not a number from 1 to 65535")) from None
     host = parts.hostname
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
-        raise WebhookRefused(f"the tracker cannot find the host {host!r}") from None
+        raise WebhookRefused(_("the tracker cannot find the host %(host)r", host=host)) from None
     addresses = []
-    for *_, sockaddr in found:
+    for *__, sockaddr in found:
         address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
         if address.version == 6 and address.ipv4_mapped is not None:
             address = address.ipv4_mapped
         if not allow_private and not _public(address):
             raise WebhookRefused(
-                f"{host} is a private, loopback or reserved address ({address}): "
-                "the tracker sends webhooks only to public addresses"
+                _(
+                    "%(host)s is a private, loopback or reserved address (%(address)s): "
+                    "the tracker sends webhooks only to public addresses",
+                    host=host,
+                    address=str(address),
+                )
             )
         addresses.append(str(address))
     if not addresses:
-        raise WebhookRefused(f"the tracker cannot find the host {host!r}")
+        raise WebhookRefused(_("the tracker cannot find the host %(host)r", host=host))
     return host, port, addresses[0]
 
 
@@ -284,18 +298,35 @@ def _public(address) -> bool:
 # -- the messages ---------------------------------------------------------------------------
 
 
-def message_words(language: str, happening: str, campaign_name: str, sentence: str) -> str:
-    """The one line a message says, in the campaign's language: the one place a translation
-    plugs in (the tracker speaks English only today, so every language reads English)."""
+def message_words(language: str, happening: str, campaign_name: str, sentence) -> str:
+    """The one line a message says, in `language`: the sentence (a message, or words) read
+    in its catalogue, cut to what a receiver takes."""
+    sentence = _said_in(sentence, language)
     if len(sentence) > LONGEST:
         sentence = sentence[: LONGEST - 1] + "…"
-    return f"{campaign_name}: {sentence}"
+    return i18n.translate(
+        _("%(campaign)s: %(sentence)s", campaign=campaign_name, sentence=sentence),
+        i18n.catalogue(language),
+    )
 
 
-def body(hook: Webhook, name: str, happening: str, sentence: str, link: str, **about) -> str:
+def _said_in(words, language: str) -> str:
+    return str(i18n.translate(words, i18n.catalogue(language)))
+
+
+def spoken(hook: Webhook, state) -> str:
+    """The language a message of `hook` speaks: its campaign's, chosen by the organiser
+    (`LanguageChosen`), else the webhook's own."""
+    return language_of(state) or hook.language
+
+
+def body(
+    hook: Webhook, name: str, happening: str, sentence, link: str, language=None, **about
+) -> str:
     """A message as Discord (`content`) and Slack (`text`) take it, with what happened in
-    `tracker` for other receivers."""
-    line = message_words(hook.language, happening, name, sentence)
+    `tracker` for other receivers; in `language` (else the webhook's own)."""
+    language = language or hook.language
+    line = message_words(language, happening, name, sentence)
     slack = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return json.dumps(
         {
@@ -307,8 +338,8 @@ def body(hook: Webhook, name: str, happening: str, sentence: str, link: str, **a
                 "campaign": hook.campaign,
                 "campaign_name": name,
                 "happening": happening,
-                "words": sentence,
-                "language": hook.language,
+                "words": _said_in(sentence, language),
+                "language": language,
                 "link": link,
                 **about,
             },
@@ -366,6 +397,7 @@ def _collect(store, service: Service, hook: Webhook) -> int:
                 happening,
                 sentence,
                 link,
+                spoken(hook, state),
                 version=event.version,
                 type=event.type,
                 recorded_at=event.recorded_at,
@@ -399,9 +431,13 @@ def member_joined(store, service: Service, campaign: str, user_name: str, side: 
         return
     view = service.state(campaign)
     plays = view.system.sides(view.state).get(side, side) if side else None
-    sentence = f"{user_name} joined the campaign" + (f" and plays {plays}" if plays else "")
+    if plays:
+        sentence = _("%(name)s joined the campaign and plays %(side)s", name=user_name, side=plays)
+    else:
+        sentence = _("%(name)s joined the campaign", name=user_name)
     link = f"{hook.site}/c/{campaign}/members"
-    text = body(hook, view.name, "member", sentence, link, member=user_name)
+    language = spoken(hook, view.state)
+    text = body(hook, view.name, "member", sentence, link, language, member=user_name)
     now = _now()
     with store.transaction() as tx:
         _insert(tx, campaign, f"member:{user_name}:{now.timestamp()}", "member", text, _iso(now))

@@ -37,6 +37,9 @@ class OverLimit(TooManyAttempts):
 class User:
     id: int
     name: str
+    #: the language the account reads the tracker in (a code of `i18n.LANGUAGES`), None
+    #: while it has not chosen one (the browser's is read then)
+    language: str | None = None
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from tracker.accounts.common import (
 )
 from tracker.accounts.seats import _JOIN, Seats, _names
 from tracker.errors import NotFound
+from tracker.i18n import _
 
 INVITATION_DAYS = 14
 # How many players one group link may let in.
@@ -30,17 +31,25 @@ def _member_already(role: str, plays: str | None, offered: str | None, sides: di
     """Why an invitation does nothing for one who is a member of its campaign already."""
     if plays is not None:
         where = sides.get(plays, plays)
-        moved = f" to {sides.get(offered, offered)}" if offered not in (None, plays) else ""
-        return (
-            f"you play {where} in this campaign already: an invitation never moves a player"
-            f"{moved}; nothing was changed (if the link was meant for somebody else, send it on)"
+        if offered not in (None, plays):
+            return _(
+                "you play %(side)s in this campaign already: an invitation never moves a player "
+                "to %(offered)s; nothing was changed (if the link was meant for somebody else, "
+                "send it on)",
+                side=where,
+                offered=sides.get(offered, offered),
+            )
+        return _(
+            "you play %(side)s in this campaign already: an invitation never moves a player; "
+            "nothing was changed (if the link was meant for somebody else, send it on)",
+            side=where,
         )
     if role == "organiser":
-        return (
+        return _(
             "you organise this campaign already: take a seat of your own on its Members page; "
             "nothing was changed (if the link was meant for a player, send it on)"
         )
-    return (
+    return _(
         "you are a member of this campaign already: the organiser gives you a side on its "
         "Members page; nothing was changed"
     )
@@ -49,10 +58,11 @@ def _member_already(role: str, plays: str | None, offered: str | None, sides: di
 def _spent(group: tuple | None) -> str:
     """Why a used invitation lets nobody in any more."""
     if group is None:
-        return "this invitation is unknown, used or expired: ask the organiser for a new one"
-    return (
-        f"this group link has let in the {group[0]} players it was made for, so it lets nobody "
-        "else in: ask the organiser for a new one; nothing was changed"
+        return _("this invitation is unknown, used or expired: ask the organiser for a new one")
+    return _(
+        "this group link has let in the %(num)s players it was made for, so it lets nobody "
+        "else in: ask the organiser for a new one; nothing was changed",
+        num=group[0],
     )
 
 
@@ -85,12 +95,15 @@ class Invitations(Seats):
         `AccountError` for a number of uses out of bounds. Nothing is written when refused."""
         if uses != 1 and (not isinstance(uses, int) or uses not in GROUP_USES):
             raise AccountError(
-                f"a group link lets in {GROUP_USES[0]} to {GROUP_USES[-1]} players: "
-                "nothing was made"
+                _(
+                    "a group link lets in %(least)s to %(most)s players: nothing was made",
+                    least=GROUP_USES[0],
+                    most=GROUP_USES[-1],
+                )
             )
         if uses > 1 and side:
             raise AccountError(
-                "a group link is for no side: each player chooses a free one when joining"
+                _("a group link is for no side: each player chooses a free one when joining")
             )
         if side:
             self.refuse_taken(campaign, side, None, sides)
@@ -152,7 +165,7 @@ class Invitations(Seats):
         """An open invitation of the campaign ends now; returns what it was."""
         found = [i for i in self.invitations(campaign) if i["id"] == invitation]
         if not found:
-            raise NotFound("there is no such open invitation to this campaign")
+            raise NotFound(_("there is no such open invitation to this campaign"))
         self._write(
             "UPDATE invitations SET expires_at = ? WHERE rowid = ?", (_iso(_now()), invitation)
         )
@@ -190,7 +203,9 @@ class Invitations(Seats):
             ).fetchone()
             if row is None or row[3] <= _iso(_now()):
                 raise AccountError(
-                    "this invitation is unknown, used or expired: ask the organiser for a new one"
+                    _(
+                        "this invitation is unknown, used or expired: ask the organiser for a new one"
+                    )
                 )
             number, campaign, offered = row[0], row[1], row[2]
             # Two joiners at once take turns: one side, one use each.

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from tracker.accounts.common import OverLimit, Tables, User, _iso, _now
+from tracker.i18n import _, ngettext
 
 # Floods, each limit an app config key with its default here: sign-ups from one address in
 # an hour (each costs a password hash), campaigns one account starts in a day (campaign ids
@@ -19,7 +20,8 @@ HOUR, DAY = timedelta(hours=1), timedelta(days=1)
 
 @dataclass(frozen=True)
 class Limit:
-    """At most `most` of `kind` by one `who` within `window`; `words(wait)` the refusal."""
+    """At most `most` of `kind` by one `who` within `window`; `words` the refusal, a
+    message filled with `{most}` and `{wait}`."""
 
     kind: str
     most: int
@@ -32,8 +34,10 @@ def signups_from(most: int) -> Limit:
         "signup",
         most,
         HOUR,
-        f"too many accounts were made from your address: at most {most} an hour; "
-        "try again in {wait}",
+        _(
+            "too many accounts were made from your address: at most {most} an hour; "
+            "try again in {wait}"
+        ),
     )
 
 
@@ -42,17 +46,19 @@ def starts_by(most: int) -> Limit:
         "start",
         most,
         DAY,
-        f"you started {most} campaigns in the last 24 hours, as many as one account may; "
-        "start the next in {wait}",
+        _(
+            "you started {most} campaigns in the last 24 hours, as many as one account may; "
+            "start the next in {wait}"
+        ),
     )
 
 
-def _wait(seconds: int) -> str:
+def _wait(seconds: int):
     if seconds >= 3600:
         hours = -(-seconds // 3600)
-        return f"{hours} hour{'s' if hours != 1 else ''}"
+        return ngettext("%(num)d hour", "%(num)d hours", hours)
     minutes = max(1, -(-seconds // 60))
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("%(num)d minute", "%(num)d minutes", minutes)
 
 
 class Limits(Tables):
@@ -69,7 +75,7 @@ class Limits(Tables):
         if count >= limit.most:
             since = datetime.strptime(oldest, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
             wait = max(1, int((since + limit.window - now).total_seconds()) + 1)
-            raise OverLimit(limit.words.format(wait=_wait(wait)), wait)
+            raise OverLimit(limit.words.format(most=limit.most, wait=_wait(wait)), wait)
 
     def _count(self, tx, limit: Limit, who: str) -> str:
         """Within the writing transaction `tx`: refuse past the limit, else count one more

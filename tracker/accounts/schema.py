@@ -1,6 +1,8 @@
 """The accounts' tables, on each engine: made by `make_tables`, in the order a copy fills them
 (`TABLES`)."""
 
+from tracker import names
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -141,6 +143,17 @@ CREATE TABLE IF NOT EXISTS invitation_groups (
 );
 """
 POSTGRES_GROUPS_SCHEMA = GROUPS_SCHEMA.replace("INTEGER PRIMARY KEY", "BIGINT PRIMARY KEY")
+# A user's name in any alphabet is looked up by its key (`tracker.names.key`: look-alike forms
+# of one name share it, UNIQUE by `users_by_key`), and the account reads in the language it
+# chose (NULL: none chosen). Run apart from the schema, so that a database made before them
+# gets both columns too; `make_tables` then gives each account without a key its key.
+_USER_COLUMNS = """ALTER TABLE users ADD COLUMN name_key TEXT;
+ALTER TABLE users ADD COLUMN language TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS users_by_key ON users (name_key);
+"""
+USER_COLUMNS = "BEGIN;\n" + _USER_COLUMNS + "COMMIT;\n"  # all of it, or none
+POSTGRES_USER_COLUMNS = _USER_COLUMNS.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS")
+
 # The tables in the order a copy fills them (a row's references first).
 TABLES = (
     "users",
@@ -174,3 +187,16 @@ def make_tables(store) -> None:
     store.create("campaign_access_public", LIST_INDEXES)
     store.create("counted_by_who", COUNTED_SCHEMA)
     store.create("invitation_groups", GROUPS_SCHEMA, postgresql=POSTGRES_GROUPS_SCHEMA)
+    store.create("users_by_key", USER_COLUMNS, postgresql=POSTGRES_USER_COLUMNS)
+    _users_keyed(store)
+
+
+def _users_keyed(store) -> None:
+    """Every account without a key (made before keys, or copied from such a database) given
+    its key; the ids and names stay as they are."""
+    rows = store.query("SELECT id, name FROM users WHERE name_key IS NULL")
+    if not rows:
+        return
+    with store.transaction() as tx:
+        for user_id, name in rows:
+            tx.execute("UPDATE users SET name_key = ? WHERE id = ?", (names.key(name), user_id))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tracker.accounts.common import Membership, SeatRefused, Tables, User
 from tracker.errors import NotFound
+from tracker.i18n import _
 
 _JOIN = (
     "INSERT INTO members (campaign, user_id, role, side) VALUES (?, ?, ?, ?) "
@@ -46,8 +47,12 @@ class Seats(Tables):
         if row is not None:
             name = _names(sides, campaign).get(side, side)
             raise SeatRefused(
-                f"{name} is played by {row[0]} already: a side has one player, so it is not "
-                "offered again (move or remove that player first)"
+                _(
+                    "%(side)s is played by %(player)s already: a side has one player, so it is "
+                    "not offered again (move or remove that player first)",
+                    side=name,
+                    player=row[0],
+                )
             )
 
     def claim_side(self, campaign: str, user: User, side: str) -> None:
@@ -67,14 +72,18 @@ class Seats(Tables):
                 (side, campaign, user.id),
             )
         if cursor.rowcount == 0:
-            raise NotFound(f"{user.name} is not a member of {campaign!r}")
+            raise NotFound(
+                _("%(name)s is not a member of %(campaign)r", name=user.name, campaign=campaign)
+            )
 
     def remove_member(self, campaign: str, user: User) -> None:
         cursor = self._write(
             "DELETE FROM members WHERE campaign = ? AND user_id = ?", (campaign, user.id)
         )
         if cursor.rowcount == 0:
-            raise NotFound(f"{user.name} is not a member of {campaign!r}")
+            raise NotFound(
+                _("%(name)s is not a member of %(campaign)r", name=user.name, campaign=campaign)
+            )
 
     def membership(self, campaign: str, user: User | None) -> Membership | None:
         if user is None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import secrets
+import unicodedata
 from datetime import timedelta
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from tracker import i18n, names
 from tracker.accounts.common import (
     AccountError,
     TooManyAttempts,
@@ -18,8 +19,14 @@ from tracker.accounts.common import (
 )
 from tracker.accounts.limits import Limits, signups_from
 from tracker.errors import NotFound
+from tracker.i18n import _
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
+# A user name: letters of any alphabet (with their accents and marks), digits, dots, dashes
+# and underscores, starting with a letter or digit; counted in letters, composed (NFC).
+NAME_LENGTH = (2, 32)
+NAME_SIGNS = "._-"
+# What a user is read as: its id, its name as typed, its language.
+_USER = "id, name, language"
 TOKEN_DAYS = 90
 # A token's label is cut to this; a password is at least this long.
 TOKEN_LABEL_LENGTH = 60
@@ -46,22 +53,23 @@ class Users(Limits):
         limit = signups_from(most) if address is not None and most > 0 else None
         if limit is not None:
             self._within(self._read, limit, address)
-        if not isinstance(name, str) or not NAME.match(name):
-            raise AccountError(
-                "a user name is 2 to 32 letters, digits, dots, dashes or "
-                "underscores, starting with a letter or digit"
-            )
+        name = user_name(name)
         if not isinstance(password, str) or len(password) < PASSWORD_LENGTH:
-            raise AccountError(f"a password has at least {PASSWORD_LENGTH} characters")
+            raise AccountError(
+                _("a password has at least %(length)s characters", length=PASSWORD_LENGTH)
+            )
         digest = generate_password_hash(password)
+        key = names.key(name)
         with self.store.transaction() as tx:
             if limit is not None:
                 self._count(tx, limit, address)
-            if tx.execute("SELECT 1 FROM users WHERE name = ?", (name,)).fetchone():
-                raise AccountError(f"the name {name!r} is taken")
+            taken = "SELECT 1 FROM users WHERE name_key = ? OR name = ?"
+            if tx.execute(taken, (key, name)).fetchone():
+                raise AccountError(_("the name %(name)r is taken", name=name))
             (user_id,) = tx.execute(
-                "INSERT INTO users (name, password_hash, created_at) VALUES (?, ?, ?) RETURNING id",
-                (name, digest, _iso(_now())),
+                "INSERT INTO users (name, name_key, password_hash, created_at) "
+                "VALUES (?, ?, ?, ?) RETURNING id",
+                (name, key, digest, _iso(_now())),
             ).fetchone()
         return User(user_id, name)
 
@@ -71,7 +79,7 @@ class Users(Limits):
         The password is checked against a hash whether the name exists or not: the answer
         takes the same time either way.
         """
-        name = name or ""
+        name = names.key(name if isinstance(name, str) else "")
         since = _iso(_now() - FAILURE_WINDOW)
         (pair, from_address, for_name) = self.store.one(
             "SELECT count(*) FILTER (WHERE name = ? AND address = ?), "
@@ -81,30 +89,47 @@ class Users(Limits):
         )
         if pair >= MAX_FAILURES or from_address >= MAX_FROM_ADDRESS or for_name >= MAX_FOR_NAME:
             raise TooManyAttempts(
-                "too many failed log-ins from here: wait 15 minutes and try again"
+                _("too many failed log-ins from here: wait 15 minutes and try again")
             )
-        row = self.store.one("SELECT id, name, password_hash FROM users WHERE name = ?", (name,))
-        matches = check_password_hash(row[2] if row else _NOBODY, password or "")
+        row = self.store.one(
+            f"SELECT {_USER}, password_hash FROM users WHERE name_key = ?", (name,)
+        )
+        matches = check_password_hash(row[3] if row else _NOBODY, password or "")
         if row is None or not matches:
             self._write(
                 "INSERT INTO failed_logins (name, address, at) VALUES (?, ?, ?)",
                 (name, address, _iso(_now())),
             )
-            raise AccountError("that name and password do not match")
+            raise AccountError(_("that name and password do not match"))
         self._write("DELETE FROM failed_logins WHERE name = ? AND address = ?", (name, address))
-        return User(row[0], row[1])
+        return User(*row[:3])
 
     def change_password(self, user: User, old: str, new: str) -> None:
         """A new password for `user`, who knows the old one; every session of it ends."""
         row = self.store.one("SELECT password_hash FROM users WHERE id = ?", (user.id,))
         if row is None or not check_password_hash(row[0], old or ""):
-            raise AccountError("the current password is not right")
+            raise AccountError(_("the current password is not right"))
         if not isinstance(new, str) or len(new) < PASSWORD_LENGTH:
-            raise AccountError(f"a password has at least {PASSWORD_LENGTH} characters")
+            raise AccountError(
+                _("a password has at least %(length)s characters", length=PASSWORD_LENGTH)
+            )
         digest = generate_password_hash(new)
         with self.store.transaction() as tx:
             tx.execute("UPDATE users SET password_hash = ? WHERE id = ?", (digest, user.id))
             tx.execute("DELETE FROM sessions WHERE user_id = ?", (user.id,))
+
+    def set_language(self, user: User, language: str | None) -> None:
+        """The language `user` reads the tracker in (a code of `i18n.LANGUAGES`; None: the
+        browser's again)."""
+        if language is not None and language not in i18n.LANGUAGES:
+            raise AccountError(
+                _(
+                    "the tracker speaks %(languages)s, not %(language)r",
+                    languages=", ".join(i18n.LANGUAGES),
+                    language=language,
+                )
+            )
+        self._write("UPDATE users SET language = ? WHERE id = ?", (language, user.id))
 
     # -- sessions: kept on the server, so that logging out ends them -----------------------
 
@@ -121,7 +146,7 @@ class Users(Limits):
     def session_user(self, sid: str) -> User | None:
         """The user of a live session, or None when it ended or expired."""
         row = self.store.one(
-            "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id "
+            "SELECT u.id, u.name, u.language FROM sessions s JOIN users u ON u.id = s.user_id "
             "WHERE s.id_hash = ? AND s.expires_at > ?",
             (_digest(sid or ""), _iso(_now())),
         )
@@ -135,11 +160,13 @@ class Users(Limits):
         self._write("DELETE FROM sessions WHERE user_id = ?", (user.id,))
 
     def user(self, user_id: int) -> User | None:
-        row = self.store.one("SELECT id, name FROM users WHERE id = ?", (user_id,))
+        row = self.store.one(f"SELECT {_USER} FROM users WHERE id = ?", (user_id,))
         return User(*row) if row else None
 
     def by_name(self, name: str) -> User | None:
-        row = self.store.one("SELECT id, name FROM users WHERE name = ?", (name,))
+        """The user of that name, however it is typed: composed or not, in full-width
+        letters, in another case (`tracker.names.key`)."""
+        row = self.store.one(f"SELECT {_USER} FROM users WHERE name_key = ?", (names.key(name),))
         return User(*row) if row else None
 
     # -- personal access tokens ----------------------------------------------------------
@@ -178,13 +205,38 @@ class Users(Limits):
             (_iso(_now()), token_id, user.id),
         )
         if cursor.rowcount == 0:
-            raise NotFound("there is no such token of yours to revoke")
+            raise NotFound(_("there is no such token of yours to revoke"))
 
     def token_user(self, token: str) -> User | None:
         """The user a live (unexpired, unrevoked) token belongs to, or None."""
         row = self.store.one(
-            "SELECT u.id, u.name FROM tokens t JOIN users u ON u.id = t.user_id "
+            "SELECT u.id, u.name, u.language FROM tokens t JOIN users u ON u.id = t.user_id "
             "WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ?",
             (_digest(token), _iso(_now())),
         )
         return User(*row) if row else None
+
+
+def user_name(name) -> str:
+    """`name` as an account keeps it (composed, NFC), or `AccountError` saying why not."""
+    if not isinstance(name, str):
+        name = ""
+    refused = names.refusal(_("a user name"), name)
+    if refused is not None:
+        raise AccountError(refused)
+    name = names.normal(name)
+    least, most = NAME_LENGTH
+    if not (
+        least <= len(name) <= most
+        and name[0].isalnum()
+        and all(c.isalnum() or c in NAME_SIGNS or unicodedata.category(c)[0] == "M" for c in name)
+    ):
+        raise AccountError(
+            _(
+                "a user name is %(least)s to %(most)s letters (of any alphabet), digits, dots, "
+                "dashes or underscores, starting with a letter or digit",
+                least=least,
+                most=most,
+            )
+        )
+    return name

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tracker.errors import TrackerError
+from tracker.i18n import _
 from tracker.store.base import Store
 from tracker.store.records import Broken
 
@@ -49,7 +50,9 @@ def copy_into(
     own trigger as the events go in."""
     make_ready(target, tables)
     if source.keeps_heads() and (gone := source.heads_differ()):
-        raise TrackerError(f"the database to copy does not hold its log: {gone[0]}")
+        raise TrackerError(
+            _("the database to copy does not hold its log: %(reason)s", reason=gone[0])
+        )
     with target.transaction() as tx:
         tx.execute("LOCK TABLE events IN EXCLUSIVE MODE")
         cursor = source.conn.execute(f"SELECT {_EVENTS} FROM events ORDER BY position")
@@ -98,8 +101,12 @@ def make_ready(target: Store, tables: tuple[str, ...] = ()) -> None:
     held = [table for table in ("events", *tables) if target.one(f"SELECT 1 FROM {table} LIMIT 1")]
     if held:
         raise NotEmpty(
-            f"the database {target.target} is not empty (it holds {', '.join(held)}): "
-            "a copy goes into an empty database"
+            _(
+                "the database %(target)s is not empty (it holds %(tables)s): "
+                "a copy goes into an empty database",
+                target=target.target,
+                tables=", ".join(held),
+            )
         )
 
 
@@ -109,7 +116,13 @@ def _check(source: Store, target: Store) -> int:
     for row in rows:
         broken: Broken | None = target.verify(row.id)
         if broken is not None:
-            raise TrackerError(f"the copy does not hold: {broken}")
+            raise TrackerError(_("the copy does not hold: %(broken)s", broken=broken.words))
         if target.head(row.id) != (row.version, row.head):
-            raise TrackerError(f"the copy of {row.id} does not end at head {row.head}")
+            raise TrackerError(
+                _(
+                    "the copy of %(campaign)s does not end at head %(head)s",
+                    campaign=row.id,
+                    head=row.head,
+                )
+            )
     return len(rows)

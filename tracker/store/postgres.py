@@ -37,6 +37,7 @@ from psycopg_pool import ConnectionPool
 
 from tracker.errors import Conflict
 from tracker.events import NewEvent
+from tracker.i18n import _
 from tracker.store.base import Store
 from tracker.store.records import (
     INSERT,
@@ -178,7 +179,13 @@ def _reachable(url: str, timeout: float) -> None:
         psycopg.connect(url, connect_timeout=max(1, int(timeout))).close()
     except psycopg.Error as error:
         reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error)
-        raise Unreachable(f"cannot reach the database {describe(url)}: {reason}") from None
+        raise Unreachable(
+            _(
+                "cannot reach the database %(database)s: %(reason)s",
+                database=describe(url),
+                reason=str(reason),
+            )
+        ) from None
 
 
 class PostgresStore(Store):

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from tracker.errors import Conflict, KeyReused
 from tracker.events import GENESIS, Event
+from tracker.i18n import _
 from tracker.store.records import (
     COLUMNS,
     AppendRequest,
@@ -150,22 +151,52 @@ class LogReading:
             if was == now:
                 continue
             if was is None:
-                found.append(f"campaign {cid}: the log holds it, but no head was ever recorded")
+                found.append(
+                    _(
+                        "campaign %(campaign)s: the log holds it, but no head was ever recorded",
+                        campaign=cid,
+                    )
+                )
                 continue
-            ended = f"its head was event {was[0]} ({was[1][:12]})"
+            ended = _("its head was event %(version)s (%(head)s)", version=was[0], head=was[1][:12])
             if now is None:
-                found.append(f"campaign {cid}: the log holds none of its events, but {ended}")
+                found.append(
+                    _(
+                        "campaign %(campaign)s: the log holds none of its events, but %(ended)s",
+                        campaign=cid,
+                        ended=ended,
+                    )
+                )
             elif now[0] < was[0]:
-                found.append(f"campaign {cid}: the log ends at event {now[0]}, but {ended}")
+                found.append(
+                    _(
+                        "campaign %(campaign)s: the log ends at event %(version)s, but %(ended)s",
+                        campaign=cid,
+                        version=now[0],
+                        ended=ended,
+                    )
+                )
             elif now[0] > was[0]:
                 found.append(
-                    f"campaign {cid}: the log goes on to event {now[0]}, past its recorded "
-                    f"head (event {was[0]}): events were added behind the tracker's back"
+                    _(
+                        "campaign %(campaign)s: the log goes on to event %(version)s, past its "
+                        "recorded head (event %(was)s): events were added behind the tracker's "
+                        "back",
+                        campaign=cid,
+                        version=now[0],
+                        was=was[0],
+                    )
                 )
             else:
                 found.append(
-                    f"campaign {cid}: event {now[0]} has the hash {now[1][:12]}, but {ended}: "
-                    "the log was rewritten"
+                    _(
+                        "campaign %(campaign)s: event %(version)s has the hash %(head)s, but "
+                        "%(ended)s: the log was rewritten",
+                        campaign=cid,
+                        version=now[0],
+                        head=now[1][:12],
+                        ended=ended,
+                    )
                 )
         return found
 

@@ -20,6 +20,7 @@ from tracker.events import (
     decode,
     utcnow,
 )
+from tracker.i18n import Said, _
 
 
 class AppendResult(NamedTuple):
@@ -43,7 +44,18 @@ class Broken:
     reason: str
 
     def __str__(self) -> str:
-        return f"{self.campaign}: event {self.version} ({self.type}) {self.reason}"
+        return str(self.words)
+
+    @property
+    def words(self) -> Said:
+        """What is broken, as a message."""
+        return _(
+            "%(campaign)s: event %(version)s (%(type)s) %(reason)s",
+            campaign=self.campaign,
+            version=self.version,
+            type=self.type,
+            reason=self.reason,
+        )
 
 
 @dataclass(frozen=True)
@@ -60,7 +72,9 @@ class ReadOnly(TrackerError):
     """A write to a database that was opened, or may only be opened, for reading."""
 
     def __init__(self, path: str):
-        super().__init__(f"the database {path} may only be read: nothing was written")
+        super().__init__(
+            _("the database %(path)s may only be read: nothing was written", path=path)
+        )
 
 
 class Unreachable(TrackerError):
@@ -104,7 +118,7 @@ def append_request(campaign: str, events: Iterable[NewEvent], expected: int) -> 
     when it holds no event."""
     events = list(events)
     if not events:
-        raise TrackerError("nothing to append: the batch holds no event")
+        raise TrackerError(_("nothing to append: the batch holds no event"))
     now = utcnow()
     rows = [
         (e.type, canonical(e.data), canonical_meta(e.meta), e.recorded_at or now) for e in events
@@ -131,19 +145,23 @@ def check_chain(campaign: str, rows: Iterable[tuple]) -> Broken | None:
     for version, type_, data, meta, recorded_at, stored in rows:
         expected_version += 1
         if version != expected_version:
-            return Broken(campaign, expected_version, "?", "is missing from the log")
+            return Broken(campaign, expected_version, "?", _("is missing from the log"))
         try:
             data_json = canonical(decode(data))
             meta_json = canonical(decode(meta))
         except ValueError:
-            return Broken(campaign, version, type_, "holds data that is not JSON")
+            return Broken(campaign, version, type_, _("holds data that is not JSON"))
         actual = chain_hash(previous, campaign, version, type_, data_json, meta_json, recorded_at)
         if actual != stored or data_json != data or meta_json != meta:
             return Broken(
                 campaign,
                 version,
                 type_,
-                f"does not match its hash (stored {stored[:12]}, recomputed {actual[:12]})",
+                _(
+                    "does not match its hash (stored %(stored)s, recomputed %(actual)s)",
+                    stored=stored[:12],
+                    actual=actual[:12],
+                ),
             )
         previous = stored
     return None

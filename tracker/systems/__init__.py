@@ -7,6 +7,7 @@ import pkgutil
 from functools import cache
 
 from tracker.errors import NotFound
+from tracker.i18n import _
 from tracker.systems.base import GameSystem
 
 
@@ -30,4 +31,10 @@ def get(name: str) -> GameSystem:
         return registry()[name]
     except KeyError:
         known = ", ".join(registry()) or "none"
-        raise NotFound(f"there is no game system called {name!r} (there are: {known})") from None
+        raise NotFound(
+            _(
+                "there is no game system called %(name)r (there are: %(known)s)",
+                name=name,
+                known=known,
+            )
+        ) from None

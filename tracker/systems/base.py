@@ -18,30 +18,146 @@ from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
+from tracker import names
 from tracker.dice import Drawn
-from tracker.errors import InvalidEvent, RuleViolation
+from tracker.errors import InvalidEvent, RuleViolation, joined
 from tracker.events import Event, copied, unrecorded
+from tracker.i18n import Said, _
 
 __all__ = ["GameSystem", "EventSchema", "Handlers", "IdPattern", "RuleViolation", "Event"]
+
+
+# marshmallow's own words, as messages: every system's schemas are made after this module,
+# so each field and validator they hold refuses in words the reader's language shows. The
+# English is marshmallow's; a message filled as marshmallow fills it ("{min}") stays one.
+fields.Field.default_error_messages = {
+    "required": _("Missing data for required field."),
+    "null": _("Field may not be null."),
+    "validator_failed": _("Invalid value."),
+}
+fields.String.default_error_messages = {
+    "invalid": _("Not a valid string."),
+    "invalid_utf8": _("Not a valid utf-8 string."),
+}
+fields.Number.default_error_messages = {
+    "invalid": _("Not a valid number."),
+    "too_large": _("Number too large."),
+}
+fields.Integer.default_error_messages = {"invalid": _("Not a valid integer.")}
+fields.Float.default_error_messages = {
+    "special": _("Special numeric values (nan or infinity) are not permitted.")
+}
+fields.Decimal.default_error_messages = {
+    "special": _("Special numeric values (nan or infinity) are not permitted.")
+}
+fields.Boolean.default_error_messages = {"invalid": _("Not a valid boolean.")}
+fields.List.default_error_messages = {"invalid": _("Not a valid list.")}
+fields.Tuple.default_error_messages = {"invalid": _("Not a valid tuple.")}
+fields.Mapping.default_error_messages = {"invalid": _("Not a valid mapping type.")}
+fields.Nested.default_error_messages = {"type": _("Invalid type.")}
+fields.Email.default_error_messages = {"invalid": _("Not a valid email address.")}
+fields.Url.default_error_messages = {"invalid": _("Not a valid URL.")}
+fields.UUID.default_error_messages = {"invalid_uuid": _("Not a valid UUID.")}
+fields.Enum.default_error_messages = {"unknown": _("Must be one of: {choices}.")}
+fields.Date.default_error_messages = {
+    "invalid": _("Not a valid date."),
+    "format": _('"{input}" cannot be formatted as a date.'),
+}
+fields.TimeDelta.default_error_messages = {
+    "invalid": _("Not a valid period of time."),
+    "format": _("{input!r} cannot be formatted as a timedelta."),
+}
+Schema._default_error_messages = {
+    "type": _("Invalid input type."),
+    "unknown": _("Unknown field."),
+}
+validate.Length.message_min = _("Shorter than minimum length {min}.")
+validate.Length.message_max = _("Longer than maximum length {max}.")
+validate.Length.message_all = _("Length must be between {min} and {max}.")
+validate.Length.message_equal = _("Length must be {equal}.")
+validate.OneOf.default_message = _("Must be one of: {choices}.")
+validate.Regexp.default_message = _("String does not match expected pattern.")
+validate.Equal.default_message = _("Must be equal to {other}.")
+validate.ContainsOnly.default_message = _(
+    "One or more of the choices you made was not in: {choices}."
+)
+validate.ContainsNoneOf.default_message = _("One or more of the choices you made was in: {values}.")
+validate.NoneOf.default_message = _("Invalid input.")
+validate.Predicate.default_message = _("Invalid input.")
+validate.Email.default_message = _("Not a valid email address.")
+validate.URL.default_message = _("Not a valid URL.")
+_range_made = validate.Range.__init__
+
+
+def _range_init(self, *args, **kwargs):
+    """marshmallow's Range, its sentences whole (one message for each bound and way of
+    holding it) instead of an operator's words formatted into a sentence."""
+    _range_made(self, *args, **kwargs)
+    lower = self.min_inclusive
+    upper = self.max_inclusive
+    if lower:
+        self.message_min = _("Must be greater than or equal to {min}.")
+    else:
+        self.message_min = _("Must be greater than {min}.")
+    if upper:
+        self.message_max = _("Must be less than or equal to {max}.")
+    else:
+        self.message_max = _("Must be less than {max}.")
+    if lower and upper:
+        self.message_all = _(
+            "Must be greater than or equal to {min} and less than or equal to {max}."
+        )
+    elif lower:
+        self.message_all = _("Must be greater than or equal to {min} and less than {max}.")
+    elif upper:
+        self.message_all = _("Must be greater than {min} and less than or equal to {max}.")
+    else:
+        self.message_all = _("Must be greater than {min} and less than {max}.")
+
+
+validate.Range.__init__ = _range_init
 
 
 #: What a webhook may tell (tracker/webhooks.py), each with the words its page shows. A
 #: system names the first three from its events (`happening`); the core adds "member".
 HAPPENINGS = {
-    "battle": "a battle recorded",
-    "aftermath": "an aftermath finished",
-    "game-over": "a game over",
-    "member": "a new member",
+    "battle": _("a battle recorded"),
+    "aftermath": _("an aftermath finished"),
+    "game-over": _("a game over"),
+    "member": _("a new member"),
 }
 
 
 class EventSchema(Schema):
-    """Base of every event schema: unknown fields are refused."""
+    """Base of every event schema: unknown fields are refused, and every text is taken in
+    one form (NFC, so a name's length counts its letters) with no character nobody sees."""
 
     class Meta:
         unknown = RAISE
+
+    @pre_load
+    def _written_plainly(self, data, **kwargs):
+        return _plainly_written(data) if isinstance(data, dict) else data
+
+
+def _plainly_written(data, path: str = ""):
+    """`data` with each string composed (NFC); `ValidationError` naming the field of the
+    first string that holds a control or invisible character."""
+    if isinstance(data, str):
+        refused = names.refusal(path, data)
+        if refused is not None:
+            raise ValidationError(refused, field_name=path.partition(".")[0])
+        return names.normal(data)
+    if isinstance(data, dict):
+        return {
+            key: _plainly_written(value, f"{path}.{key}" if path else str(key))
+            for key, value in data.items()
+        }
+    if isinstance(data, list):
+        return [_plainly_written(value, f"{path}.{i}") for i, value in enumerate(data)]
+    return data
 
 
 class IdPattern(validate.Regexp):
@@ -49,7 +165,8 @@ class IdPattern(validate.Regexp):
     `length` characters. The pattern bounds the length; the length is kept whole so that a
     form is told it (`field_limits`)."""
 
-    def __init__(self, length: int, error: str = "use lower-case letters, digits and dashes"):
+    def __init__(self, length: int, error: str | None = None):
+        error = error or _("use lower-case letters, digits and dashes")
         super().__init__(rf"^[a-z0-9][a-z0-9-]{{0,{length - 1}}}$", error=error)
         self.length = length
 
@@ -126,13 +243,13 @@ class GameSystem:
         """The events (`{"type", "data"}`) that bring a content file (parsed JSON, such as
         the community's fighter data) into a campaign; `InvalidEvent` in words when the file
         is wrong. The default: the game takes no content files."""
-        raise InvalidEvent(f"{self.title} takes no content files")
+        raise InvalidEvent(_("%(game)s takes no content files", game=self.title))
 
     def roster_events(self, state: dict, roster: dict, founding: dict) -> list[dict]:
         """The events that found a side from a roster file (`tracker.rosters.read_roster`),
         with `founding` the form's fields (its id, name, player ...). The default: the game
         takes no roster files."""
-        raise InvalidEvent(f"{self.title} takes no roster files")
+        raise InvalidEvent(_("%(game)s takes no roster files", game=self.title))
 
     # -- the fold --------------------------------------------------------------------------
 
@@ -144,7 +261,9 @@ class GameSystem:
         try:
             handler = self.handlers[event.type]
         except KeyError:
-            raise InvalidEvent(f"{self.title} has no rule for {event.type!r}") from None
+            raise InvalidEvent(
+                _("%(game)s has no rule for %(type)r", game=self.title, type=event.type)
+            ) from None
         changed = handler(state, event)
         return state if changed is None else changed
 
@@ -270,8 +389,13 @@ class GameSystem:
         except KeyError:
             known = ", ".join(sorted(self.events))
             raise InvalidEvent(
-                f"{self.title} has no event called {event_type!r} (it knows: {known})",
-                {"type": [f"unknown event type {event_type!r}"]},
+                _(
+                    "%(game)s has no event called %(type)r (it knows: %(known)s)",
+                    game=self.title,
+                    type=event_type,
+                    known=known,
+                ),
+                {"type": [_("unknown event type %(type)r", type=event_type)]},
             ) from None
 
     def limits(self, event_type: str, path: str) -> dict[str, int]:
@@ -319,7 +443,7 @@ class GameSystem:
         try:
             return self.settings_schema().load(settings)
         except ValidationError as err:
-            raise InvalidEvent(_plain("settings", err.messages), err.messages) from None
+            raise InvalidEvent(_plain(_("settings"), err.messages), err.messages) from None
 
     # -- identity --------------------------------------------------------------------------
 
@@ -378,8 +502,9 @@ def _copy_sharing_content(state):
     return {key: state[key] if key == "content" else rest[key] for key in state}
 
 
-def _plain(what: str, messages) -> str:
-    """Marshmallow's nested messages as one line of words."""
+def _plain(what: str, messages) -> Said:
+    """Marshmallow's nested messages as one line of words: one message, each field's own
+    messages in it, so that the line reads in the reader's language."""
     parts = []
 
     def walk(prefix, value):
@@ -391,12 +516,14 @@ def _plain(what: str, messages) -> str:
                 if isinstance(item, dict | list):
                     walk(prefix, item)
                 else:
-                    parts.append(f"{prefix}: {item}" if prefix else str(item))
+                    parts.append(
+                        _("%(field)s: %(error)s", field=prefix, error=item) if prefix else item
+                    )
         else:
-            parts.append(f"{prefix}: {value}")
+            parts.append(_("%(field)s: %(error)s", field=prefix, error=value))
 
     walk("", messages)
-    return f"{what}: " + "; ".join(parts)
+    return _("%(what)s: %(errors)s", what=what, errors=joined(parts))
 
 
 def load_json(path: Path):
