@@ -136,13 +136,8 @@ def serve_command(db, host, port, workers, threads, access_log, lan):
         app = create_app({"DATABASE": path})
     except ValueError as error:
         fail(_("cannot serve: %(reason)s", reason=str(error)))
-    say(
-        _(
-            "serving the tracker on %(url)s (database %(db)s)",
-            url=f"http://{address}/",
-            db=shown,
-        )
-    )
+    url = f"http://{address}/"
+    say(_("serving the tracker on %(url)s (database %(db)s)", url=url, db=shown))
     if lan:
         _announce(network.choose(network.local_addresses()), port, host)
     try:

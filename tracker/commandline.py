@@ -211,13 +211,14 @@ def read_text(file: str) -> list[str]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
+        value = f"{data[error.start]:#04x}"
         fail(
             _(
                 "%(file)s is not UTF-8 text (byte %(byte)s is %(value)s): "
                 "save it as UTF-8 and try again",
                 file=name,
                 byte=error.start + 1,
-                value=f"{data[error.start]:#04x}",
+                value=value,
             )
         )
     # Lines end at newlines only: a JSON string may hold other line separators.

@@ -77,9 +77,10 @@ def refusal(field: str, text: str) -> Said | None:
     if found is None:
         return None
     char, word = found
+    code = f"{ord(char):04X}"
     return _(
         "%(field)s holds %(character)s (U+%(code)s): type it again without it",
         field=field,
         character=word,
-        code=f"{ord(char):04X}",
+        code=code,
     )
