@@ -30,6 +30,10 @@ from tracker.i18n import ngettext
 log = logging.getLogger(__name__)
 
 
+# A refusal's English says "pages" whatever the number (a limit is rarely 1); the catalogue's
+# languages have their own plural forms.
+
+
 class Refusal(NamedTuple):
     """Why a stream is not let in: the HTTP status, when to try again (seconds), the words."""
 
@@ -60,7 +64,7 @@ class Slots:
                     503,
                     RETRY_AFTER,
                     ngettext(
-                        "this server holds %(num)d live page already, as many as it may; this "
+                        "this server holds %(num)d live pages already, as many as it may; this "
                         "page looks for news every %(seconds)s seconds instead",
                         "this server holds %(num)d live pages already, as many as it may; this "
                         "page looks for news every %(seconds)s seconds instead",
@@ -73,7 +77,7 @@ class Slots:
                     429,
                     RETRY_AFTER,
                     ngettext(
-                        "your address has %(num)d live page open on this server, as many as "
+                        "your address has %(num)d live pages open on this server, as many as "
                         "one address may; this page looks for news every %(seconds)s seconds "
                         "instead (close a page you no longer need)",
                         "your address has %(num)d live pages open on this server, as many as "
@@ -88,7 +92,7 @@ class Slots:
                     429,
                     RETRY_AFTER,
                     ngettext(
-                        "your account has %(num)d live page open on this server, as many as "
+                        "your account has %(num)d live pages open on this server, as many as "
                         "one account may; this page looks for news every %(seconds)s seconds "
                         "instead (close a page you no longer need)",
                         "your account has %(num)d live pages open on this server, as many as "
