@@ -9,7 +9,8 @@ from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from tracker import config, systems
+from tracker import config, i18n, systems
+from tracker.i18n import _, ngettext
 from tracker.web import (
     api,
     auth,
@@ -121,48 +122,61 @@ def answer_errors(app: Flask) -> None:
 
     def answer(status: int, title: str, words: str):
         if request.path.startswith("/api/"):
-            return {"code": status, "status": HTTP_STATUS[status], "message": words}, status
+            message = i18n.translate(words, i18n.reader())
+            return {"code": status, "status": HTTP_STATUS[status], "message": message}, status
         return render_template("error.html", title=title, message=words), status
 
     @app.errorhandler(CSRFError)
     def csrf_error(error):
         return render_template(
             "error.html",
-            title="This form has expired",
-            message="The form was too old or did not come from this site "
-            "(" + error.description + "). Reload the page and send "
-            "it again.",
+            title=_("This form has expired"),
+            message=_(
+                "The form was too old or did not come from this site (%(why)s). Reload the "
+                "page and send it again.",
+                why=error.description,
+            ),
         ), 400
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(error):
-        limit = request.max_content_length or 0
-        words = (
-            f"the request is larger than the {_size(limit)} the tracker reads at once; "
-            "nothing was written"
-        )
+        size = _size(request.max_content_length or 0)
         if request.path.startswith("/api/"):
+            words = _(
+                "the request is larger than the %(size)s the tracker reads at once; nothing "
+                "was written",
+                size=size,
+            )
             return answer(413, "", words)
-        return answer(413, "This request is too large", words[0].upper() + words[1:] + ".")
+        words = _(
+            "The request is larger than the %(size)s the tracker reads at once; nothing was "
+            "written.",
+            size=size,
+        )
+        return answer(413, _("This request is too large"), words)
 
     @app.errorhandler(RecursionError)
     def too_deep(error):
         # A body nested thousands deep: the JSON parser gives up before any view sees it.
-        words = "the request is nested too deeply to be read; nothing was written"
         if request.path.startswith("/api/"):
+            words = _("the request is nested too deeply to be read; nothing was written")
             return answer(400, "", words)
-        return answer(400, "This request cannot be read", words.capitalize() + ".")
+        words = _("The request is nested too deeply to be read; nothing was written.")
+        return answer(400, _("This request cannot be read"), words)
 
     @app.errorhandler(Exception)
     def unexpected(error):
         app.logger.exception("unexpected error")
         if request.path.startswith("/api/"):
-            return answer(500, "", "the tracker hit an unexpected error; nothing was written")
+            words = _("the tracker hit an unexpected error; nothing was written")
+            return answer(500, "", words)
         return answer(
             500,
-            "Something went wrong",
-            "The tracker hit an unexpected error; nothing was "
-            "written. The details are in the server's log.",
+            _("Something went wrong"),
+            _(
+                "The tracker hit an unexpected error; nothing was written. The details are in "
+                "the server's log."
+            ),
         )
 
 
@@ -186,7 +200,9 @@ BODY_LIMIT = 2 * 1024 * 1024
 def _size(limit: int) -> str:
     if limit >= 1024 * 1024:
         return f"{limit / (1024 * 1024):g} MB"
-    return f"{max(limit, 1) / 1024:.0f} kB" if limit >= 1024 else f"{limit} bytes"
+    if limit >= 1024:
+        return f"{max(limit, 1) / 1024:.0f} kB"
+    return ngettext("%(num)d byte", "%(num)d bytes", limit)
 
 
 # No inline script anywhere; styles may be inline (the printable sheets carry theirs).

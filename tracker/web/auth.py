@@ -6,13 +6,13 @@ from flask import (
     Blueprint,
     abort,
     current_app,
-    flash,
     redirect,
     render_template,
     request,
     url_for,
 )
 
+from tracker import i18n
 from tracker.accounts import (
     SIGNUPS_PER_ADDRESS_HOUR,
     AccountError,
@@ -20,9 +20,11 @@ from tracker.accounts import (
     SeatRefused,
     TooManyAttempts,
 )
+from tracker.i18n import _
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.web import hooks
 from tracker.web.context import accounts, current_user, log_in, log_out, service
+from tracker.web.language import COOKIE, YEAR, say
 from tracker.web.rendering import local
 
 bp = Blueprint("auth", __name__)
@@ -34,13 +36,13 @@ def init_app(app):
     @app.errorhandler(Unauthenticated)
     def unauthenticated(error):
         if request.method == "GET" and not request.path.startswith("/api/"):
-            flash(f"Please {error.message}.")
+            say(_("Please %(what)s.", what=error.message))
             return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
-        return render_template("error.html", title="Log in first", message=error.message), 401
+        return render_template("error.html", title=_("Log in first"), message=error.message), 401
 
     @app.errorhandler(Forbidden)
     def forbidden(error):
-        return render_template("error.html", title="Not allowed", message=error.message), 403
+        return render_template("error.html", title=_("Not allowed"), message=error.message), 403
 
 
 @bp.route("/signup", methods=["GET", "POST"])
@@ -60,7 +62,7 @@ def signup():
             error, status = failure.message, 422
         else:
             log_in(user)
-            flash(f"Welcome, {user.name}.")
+            say(_("Welcome, %(name)s.", name=user.name))
             return redirect(local(request.args.get("next")) or url_for("campaign.front_page"))
     return render_template("signup.html", error=error), status, headers
 
@@ -93,7 +95,7 @@ def login():
 @bp.post("/logout")
 def logout():
     log_out()
-    flash("You are logged out.")
+    say(_("You are logged out."))
     return redirect(url_for("campaign.front_page"))
 
 
@@ -101,16 +103,18 @@ def logout():
 def account():
     user = current_user()
     if user is None:
-        raise Unauthenticated("see your account")
+        raise Unauthenticated(_("log in to %(what)s", what=_("see your account")))
     new_token = None
     if request.method == "POST":
         if request.form.get("action") == "revoke":
             token_id = request.form.get("token", "")
             if not token_id.isdigit():
-                abort(400, "which token?")
+                abort(400, _("which token?"))
             accounts().revoke_token(user, int(token_id))
-            flash("The token is revoked: it opens nothing any more.")
+            say(_("The token is revoked: it opens nothing any more."))
             return redirect(url_for("auth.account"))
+        if request.form.get("action") == "language":
+            return _language(user, request.form.get("language", ""))
         if request.form.get("action") == "password":
             try:
                 accounts().change_password(
@@ -124,7 +128,7 @@ def account():
                     password_error=failure.message,
                 ), 422
             log_in(user)  # every other session ended with the old password; this one goes on
-            flash("Your password is changed: every other session of yours has ended.")
+            say(_("Your password is changed: every other session of yours has ended."))
             return redirect(url_for("auth.account"))
         new_token = accounts().create_token(user, request.form.get("label", "").strip())
     return render_template("account.html", tokens=accounts().tokens(user), new_token=new_token)
@@ -135,7 +139,7 @@ def join(code):
     user = current_user()
     if request.method == "POST":
         if user is None:
-            raise Unauthenticated("join a campaign")
+            raise Unauthenticated(_("log in to %(what)s", what=_("join a campaign")))
         invited = _invited(code)
         side = request.form.get("side", "").strip() or None
         if invited is not None and invited["group"] and side is not None:
@@ -144,8 +148,10 @@ def join(code):
                     "join.html",
                     code=code,
                     invited=invited,
-                    refusal="there is no such side in this campaign: choose one of those "
-                    "offered; nothing was changed",
+                    refusal=_(
+                        "there is no such side in this campaign: choose one of those "
+                        "offered; nothing was changed"
+                    ),
                 ), 422
         try:
             member = accounts().accept(code, user, sides=side_names, side=side)
@@ -154,12 +160,37 @@ def join(code):
                 "join.html", code=code, invited=_invited(code), refusal=refused.message
             ), 409
         except AccountError as failure:
-            return render_template("error.html", title="Invitation", message=failure.message), 410
+            return render_template(
+                "error.html", title=_("Invitation"), message=failure.message
+            ), 410
         hooks.member_joined(member.campaign, user, member.side)
         plays = side_names(member.campaign).get(member.side, member.side)
-        flash("You joined the campaign" + (f" and play {plays}." if member.side else "."))
+        if member.side:
+            say(_("You joined the campaign and play %(side)s.", side=plays))
+        else:
+            say(_("You joined the campaign."))
         return redirect(url_for("campaign.dashboard", cid=member.campaign))
     return render_template("join.html", code=code, invited=_invited(code))
+
+
+def _language(user, code: str):
+    """The account's language (a code of `i18n.LANGUAGES`, or "" for the browser's again):
+    kept on the account and in this browser's cookie, said in the language chosen."""
+    if code and code not in i18n.LANGUAGES:
+        abort(400, _("the tracker speaks no language %(code)r", code=code))
+    accounts().set_language(user, code or None)
+    chosen = code or request.accept_languages.best_match(list(i18n.LANGUAGES), i18n.DEFAULT)
+    words = i18n.catalogue(chosen)
+    if code:
+        say(_("Your pages read in %(language)s now.", language=i18n.LANGUAGES[code]), words)
+    else:
+        say(_("Your pages read in your browser's language now."), words)
+    response = redirect(url_for("auth.account"))
+    if code:
+        response.set_cookie(COOKIE, code, max_age=YEAR, samesite="Lax", httponly=True)
+    else:
+        response.delete_cookie(COOKIE)
+    return response
 
 
 def side_names(campaign: str) -> dict[str, str]:

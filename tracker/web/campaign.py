@@ -14,12 +14,12 @@ from flask import (
     Blueprint,
     abort,
     current_app,
-    flash,
     redirect,
     render_template,
     request,
     url_for,
 )
+from flask_babel import force_locale
 
 from tracker import systems
 from tracker.accounts import CAMPAIGNS_PER_ACCOUNT_DAY, OverLimit
@@ -31,6 +31,7 @@ from tracker.errors import (
     InvalidEvent,
     TrackerError,
 )
+from tracker.i18n import _
 from tracker.permissions import Forbidden
 from tracker.web import entries
 from tracker.web.context import accounts, actor, current_user, policy, reader_view, service
@@ -42,9 +43,11 @@ from tracker.web.forms import (
     start_failure,
     typed,
 )
+from tracker.web.language import say
 from tracker.web.rendering import (
     NOT_RECORDED,
     PAGE,
+    campaign_language,
     confirm_page,
     context,
     event_schema,
@@ -77,8 +80,8 @@ def campaign_lists() -> list[dict]:
     user, access = current_user(), accounts()
     lists = []
     if user is not None:
-        lists.append(("mine", "Your campaigns", access.member_of_query(user)))
-    lists.append(("page", "Samples and public campaigns", access.public_query(user)))
+        lists.append(("mine", _("Your campaigns"), access.member_of_query(user)))
+    lists.append(("page", _("Samples and public campaigns"), access.public_query(user)))
     return [_campaign_list(key, title, among, search, game) for key, title, among in lists]
 
 
@@ -136,7 +139,7 @@ def _game() -> str:
 
 @bp.post("/campaigns")
 def start():
-    user = policy().require_user("start a campaign")
+    user = policy().require_user(_("start a campaign"))
     form = request.form
     system_name = form.get("system", "")
     name = form.get("name", "").strip()
@@ -168,7 +171,12 @@ def start():
     else:
         if not started.replayed:  # a form sent twice by its author changes nothing more
             accounts().add_member(campaign, user, "organiser")
-        flash(f"The campaign {name!r} has begun: invite its players from its Members page.")
+        say(
+            _(
+                "The campaign %(name)r has begun: invite its players from its Members page.",
+                name=name,
+            )
+        )
         return redirect(url_for("campaign.dashboard", cid=campaign))
     schema = system.settings_schema() if system is not None else None
     return (
@@ -224,7 +232,7 @@ def record(cid: str, page: str):
     """Append the one event a form describes; on failure, the same page with the error."""
     form = request.form
     svc = service()
-    system, _ = svc.system_of(cid)
+    system = svc.system_of(cid)[0]
     type_ = form.get("type", "")
     form_id = form.get("form_id", type_)
     schema = event_schema(system, type_)
@@ -267,15 +275,19 @@ def record(cid: str, page: str):
     except (Conflict, BatchError, Forbidden) as error:
         status, failure = refusal(error, schema, type_, form_id)
         if status == 403:  # the page may not show this form to this player: say what it held
-            failure["message"] = f"{failure['message']}. {typed(schema, form)}".strip()
+            kept = typed(schema, form)
+            if kept:
+                failure["message"] = _(
+                    "%(refusal)s. %(typed)s", refusal=failure["message"], typed=kept
+                )
         return render_page(cid, page, status, at=None, failure=failure, submitted=form)
     guard.settle(cid)
     entry = svc.recent(cid, 1, result.last_version)[0]
-    flash(f"Recorded: {entry.words}.")
+    say(_("Recorded: %(words)s.", words=entry.words))
     return redirect(local(form.get("next")) or request.full_path.rstrip("?"))
 
 
-NO_DICE = "choose the face of each die the table rolled, or press Roll for me"
+NO_DICE = _("choose the face of each die the table rolled, or press Roll for me")
 
 
 # -- play on: a campaign of one's own, copied from any one may read -------------------------
@@ -284,11 +296,13 @@ NO_DICE = "choose the face of each die the table rolled, or press Roll for me"
 @bp.route("/c/<cid>/play-on", methods=["GET", "POST"])
 def play_on(cid):
     """A signed-in reader branches a new campaign of its own from this one, up to an event."""
-    user = policy().require_user("play on from a campaign")
+    user = policy().require_user(_("play on from a campaign"))
     ctx = context(cid)
     form = request.form if request.method == "POST" else request.args
     upto = form.get("upto", "").strip() or str(ctx["view"].version)
-    name = form.get("name", "").strip() or f"{ctx['view'].name}, played on"
+    name = form.get("name", "").strip() or str(
+        _("%(campaign)s, played on", campaign=ctx["view"].name)
+    )
     campaign = form.get("campaign", "").strip() or slug(name)
     if not form.get("campaign", "").strip() and service().store.exists(campaign):
         campaign = slug(f"{user.name} {name}")  # another reader played on under this name
@@ -299,7 +313,11 @@ def play_on(cid):
     status, headers = 422, {}
     try:
         if not upto.isdigit():
-            words = f"Play on from an event number, such as {ctx['view'].version}, not {upto!r}."
+            words = _(
+                "Play on from an event number, such as %(version)s, not %(upto)r.",
+                version=ctx["view"].version,
+                upto=upto,
+            )
             raise InvalidEvent(words, {"upto": [words]})
         within_daily_starts(
             user,
@@ -310,7 +328,9 @@ def play_on(cid):
     except OverLimit as error:
         message, status, headers = error.message, 429, {"Retry-After": str(error.retry_after)}
     except Conflict:
-        message = f"there is already a campaign {campaign!r}: choose another short id"
+        message = _(
+            "there is already a campaign %(campaign)r: choose another short id", campaign=campaign
+        )
         errors = {"campaign": [message]}
     except InvalidEvent as error:
         message, errors = error.message, error.errors or {}
@@ -318,8 +338,13 @@ def play_on(cid):
         message = error.message
     else:
         accounts().add_member(campaign, user, "organiser")
-        flash(
-            f"{name!r} plays on from event {upto} of {ctx['view'].name!r}: it is yours to record."
+        say(
+            _(
+                "%(name)r plays on from event %(upto)s of %(campaign)r: it is yours to record.",
+                name=name,
+                upto=upto,
+                campaign=ctx["view"].name,
+            )
         )
         return redirect(url_for("campaign.dashboard", cid=campaign))
     failure = start_failure("play-on", None, errors, message, form)
@@ -339,7 +364,7 @@ def pdf(cid, page):
         abort(404)
     from weasyprint import HTML
 
-    html, status = render_page(cid, page, pdf=True, paper=request.args.get("paper", "A4"))
+    html, status = shared(cid, page, pdf=True, paper=request.args.get("paper", "A4"))
     # The page carries its stylesheet inline: nothing is fetched while the PDF is made.
     document = HTML(string=html, url_fetcher=_no_fetching).write_pdf()
     name = f"{cid}-{page}-{request.args.get('warband', '')}".rstrip("-")
@@ -349,6 +374,17 @@ def pdf(cid, page):
         mimetype="application/pdf",
         headers={"Content-Disposition": f'inline; filename="{name}.pdf"'},
     )
+
+
+def shared(cid: str, page: str, **extra):
+    """A page the campaign shares outside its pages (a sheet to print, its PDF): in the
+    campaign's language when it chose one, else in the reader's."""
+    policy().require_read(cid)
+    language = campaign_language(service().state(cid))
+    if language is None:
+        return render_page(cid, page, **extra)
+    with force_locale(language):
+        return render_page(cid, page, **extra)
 
 
 def _no_fetching(url, *args, **kwargs):

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
+from tracker.i18n import _
 from tracker.permissions import own_entry
 from tracker.web.context import service
 from tracker.web.forms import Failure
+from tracker.web.language import listed
 
 # How far back in the log a member's own latest entry is looked for.
 UNDO_REACH = 200
@@ -60,7 +62,7 @@ def kept_entry(form) -> tuple[Failure, MultiDict] | None:
     )
     failure = Failure(
         kept_form,
-        message=(
+        message=_(
             "What you typed here was refused and is not recorded: mend it and send it again, "
             "or go on without it (Continue without it)."
         ),
@@ -126,7 +128,7 @@ def to_confirm(cid: str, system, form, submissions: list[dict]) -> str | None:
         for i, s in enumerate(typed)
         if (said := system.final_outcome(view.state, s["type"], s["data"], view.latest + 1 + i))
     ]
-    return "; ".join(words) or None
+    return listed(words) or None
 
 
 def confirm_fields(form) -> list[tuple[str, str]]:

@@ -30,10 +30,12 @@ from functools import lru_cache
 
 from marshmallow import fields
 
-from tracker import accounts
+from tracker import accounts, i18n
 from tracker.campaign import CAMPAIGN_ID_LENGTH, CampaignStartedSchema, EventVoidedSchema
 from tracker.dice import Dice, Drawn
+from tracker.i18n import N_, _, ngettext
 from tracker.systems.base import field_limits
+from tracker.web.language import capitalised, listed
 
 MISSING = object()
 
@@ -142,10 +144,7 @@ def dice_problems(schema, form, prefix: str = "") -> dict[str, list[str]]:
         if boxes is not None:
             blank = [die_name(field, i) for i, v in enumerate(boxes) if v == ""]
             if any(boxes) and blank:
-                problems[key] = [
-                    f"Choose the face of every die: the {' and the '.join(blank)} "
-                    f"{'is' if len(blank) == 1 else 'are'} not chosen."
-                ]
+                problems[key] = [_unchosen(blank)]
             continue
         text = form.get(key, "").strip()
         if field.count > 1 and text and not re.search(r"[^\d]", text):
@@ -153,13 +152,34 @@ def dice_problems(schema, form, prefix: str = "") -> dict[str, list[str]]:
     return problems
 
 
+def _unchosen(blank: list) -> str:
+    """Dice of a roll left without a face, in words ("the tens die is not chosen")."""
+    if len(blank) == 1:
+        return _("Choose the face of every die: the %(die)s is not chosen.", die=blank[0])
+    dice = blank[0]
+    for die in blank[1:]:
+        dice = _("%(dice)s and the %(die)s", dice=dice, die=die)
+    return _("Choose the face of every die: the %(dice)s are not chosen.", dice=dice)
+
+
+# What a player calls each die of a roll of several (a D66's are its tens and units dice).
+_DIE_NAMES = (
+    N_("first die"),
+    N_("second die"),
+    N_("third die"),
+    N_("fourth die"),
+    N_("fifth die"),
+    N_("sixth die"),
+)
+
+
 def die_name(field: Dice, index: int) -> str:
     """What a player calls die `index` of a roll: "tens die" and "units die" for a D66."""
     if field.spec == "D66":
-        return ("tens die", "units die")[index]
+        return (_("tens die"), _("units die"))[index]
     if field.count == 1:
-        return "die"
-    return ("first", "second", "third", "fourth", "fifth", "sixth")[index] + " die"
+        return _("die")
+    return _(_DIE_NAMES[index])
 
 
 @lru_cache(maxsize=32)
@@ -175,12 +195,17 @@ def dice_boxes(spec: str) -> tuple[dict, ...]:
 
 def _bare_number(field: Dice, text: str) -> str:
     if field.spec == "D66":
-        how = "the tens die, then the units die: 2 4"
+        how = _("the tens die, then the units die: 2 4")
     else:
         how = " ".join(["6"] * field.count)
-    return (
-        f"“{text}” could be a total or {field.count} dice: nothing is recorded. "
-        f"Choose each die's face, or type each die: {how}."
+    return ngettext(
+        "“%(text)s” could be a total or %(num)d die: nothing is recorded. "
+        "Choose each die's face, or type each die: %(how)s.",
+        "“%(text)s” could be a total or %(num)d dice: nothing is recorded. "
+        "Choose each die's face, or type each die: %(how)s.",
+        field.count,
+        text=text,
+        how=how,
     )
 
 
@@ -298,11 +323,11 @@ def _dice(text: str):
 
 class Failure(dict):
     """A refused form, for its page: which form (`form`), the words for each field
-    (`fields`) and for the form as a whole (`message`).
+    (`fields`) and for the form as a whole (`message`), kept as messages (`tracker.i18n`).
 
-    Each piece of words is shown once: beside its field or its form when the page shows them
-    (the macros ask `at_field` and `at_form`), and whatever no form took, at the top
-    (`rest`), after the page's body is made.
+    Each piece of words is shown once, in the reader's language: beside its field or its
+    form when the page shows them (the macros ask `at_field` and `at_form`), and whatever no
+    form took, at the top (`rest`), after the page's body is made.
     """
 
     def __init__(
@@ -323,7 +348,7 @@ class Failure(dict):
         if form_id != self["form"] or not words or name in self.shown:
             return ""
         self.shown.add(name)
-        return " ".join(_flat(words))
+        return " ".join(_read(w) for w in _flat(words))
 
     def fields_of(self, names) -> bool:
         """Whether any of the fields `names` has words (a part of the form to open)."""
@@ -334,45 +359,58 @@ class Failure(dict):
         out = [] if "" in self.shown or not self["message"] else [self["message"]]
         for name, words in self["fields"].items():
             if name not in self.shown:
-                label = self.labels.get(name, "")
-                named = label[:1].upper() + label[1:]
-                out += [w if w.startswith(named) else f"{named}: {w}" for w in _flat(words)]
+                named = capitalised(self.labels.get(name, ""))
+                out += [
+                    w
+                    if _read(w).startswith(named)
+                    else _("%(label)s: %(words)s", label=named, words=w)
+                    for w in _flat(words)
+                ]
         self.shown.update([""], self["fields"])
         return out
 
 
-def _flat(words) -> list[str]:
+def _flat(words) -> list:
     if isinstance(words, dict):
         return [w for sub in words.values() for w in _flat(sub)]
     if isinstance(words, list):
         return [w for sub in words for w in _flat(sub)]
-    return [str(words)]
+    return [words if isinstance(words, str) else str(words)]
 
 
-# Marshmallow's own messages, as a player says them ({0}: the field's label).
+def _read(words) -> str:
+    """Words in the reader's language (a message translated; any other text as it is)."""
+    return str(i18n.translate(words, i18n.reader()))
+
+
+# Marshmallow's own messages, as a player says them (`label`: the field's label; `a`, `b`:
+# what marshmallow's message holds, such as a length).
 _SAYINGS = [
-    (r"Not a valid integer\.", "{0} must be a whole number."),
-    (r"Not a valid number\.", "{0} must be a number."),
-    (r"Missing data for required field\.", "{0} is needed."),
-    (r"Field may not be null\.", "{0} is needed."),
-    (r"Not a valid string\.", "{0} must be text."),
-    (r"Not a valid boolean\.", "{0} must be yes or no."),
-    (r"Not a valid list\.", "{0} must be a list."),
-    (r"Not a valid mapping type\.", "{0} is not filled in as the form asks."),
-    (r"Invalid input type\.", "{0} is not filled in as the form asks."),
-    (r"Unknown field\.", "{0} is not part of this form."),
-    (r"Length must be between (\d+) and (\d+)\.", "{0} must be {1} to {2} characters in length."),
-    (r"Shorter than minimum length (\d+)\.", "{0} needs a length of at least {1}."),
-    (r"Longer than maximum length (\d+)\.", "{0} may have a length of {1} at most."),
-    (r"Length must be (\d+)\.", "{0} must have a length of {1}."),
+    (r"Not a valid integer\.", N_("%(label)s must be a whole number.")),
+    (r"Not a valid number\.", N_("%(label)s must be a number.")),
+    (r"Missing data for required field\.", N_("%(label)s is needed.")),
+    (r"Field may not be null\.", N_("%(label)s is needed.")),
+    (r"Not a valid string\.", N_("%(label)s must be text.")),
+    (r"Not a valid boolean\.", N_("%(label)s must be yes or no.")),
+    (r"Not a valid list\.", N_("%(label)s must be a list.")),
+    (r"Not a valid mapping type\.", N_("%(label)s is not filled in as the form asks.")),
+    (r"Invalid input type\.", N_("%(label)s is not filled in as the form asks.")),
+    (r"Unknown field\.", N_("%(label)s is not part of this form.")),
+    (
+        r"Length must be between (\d+) and (\d+)\.",
+        N_("%(label)s must be %(a)s to %(b)s characters in length."),
+    ),
+    (r"Shorter than minimum length (\d+)\.", N_("%(label)s needs a length of at least %(a)s.")),
+    (r"Longer than maximum length (\d+)\.", N_("%(label)s may have a length of %(a)s at most.")),
+    (r"Length must be (\d+)\.", N_("%(label)s must have a length of %(a)s.")),
     (
         r"Must be greater than or equal to (\S+) and less than or equal to (\S+)\.",
-        "{0} must be from {1} to {2}.",
+        N_("%(label)s must be from %(a)s to %(b)s."),
     ),
-    (r"Must be greater than or equal to (\S+)\.", "{0} must be at least {1}."),
-    (r"Must be less than or equal to (\S+)\.", "{0} must be at most {1}."),
-    (r"Must be one of: (.*)\.", "{0} must be one of: {1}."),
-    (r"String does not match expected pattern\.", "{0} is not written as the form asks."),
+    (r"Must be greater than or equal to (\S+)\.", N_("%(label)s must be at least %(a)s.")),
+    (r"Must be less than or equal to (\S+)\.", N_("%(label)s must be at most %(a)s.")),
+    (r"Must be one of: (.*)\.", N_("%(label)s must be one of: %(a)s.")),
+    (r"String does not match expected pattern\.", N_("%(label)s is not written as the form asks.")),
 ]
 
 
@@ -393,12 +431,18 @@ def field_labels(schema, errors: dict) -> dict[str, str]:
 
 def _label(name, schema) -> str:
     if isinstance(name, int) or str(name).isdigit():
-        return f"number {int(name) + 1}"
+        return _("number %(number)s", number=int(name) + 1)
     field = schema.fields.get(name) if schema is not None else None
     label = field.metadata.get("label") if field is not None else None
     if name == "_schema":
         return ""
-    return label or str(name).replace("_", " ").replace("-", " ")
+    return _words(label or str(name).replace("_", " ").replace("-", " "))
+
+
+def _words(label):
+    """A label as a message: one the catalogue has (marked where it is made, `N_`) reads
+    in the reader's language; a field's name in words, as it is."""
+    return label if isinstance(label, i18n.Said | i18n.Texts) or not label else _(label)
 
 
 def _inner(schema, name):
@@ -417,26 +461,32 @@ def _said(label: str, inner, messages, nested: str = "") -> list[str]:
         out = []
         for key, sub in messages.items():
             if isinstance(key, int) or str(key).isdigit():
-                part = f"{label} {int(key) + 1}".strip()
+                number = int(key) + 1
+                part = (
+                    _("%(label)s %(number)s", label=label, number=number) if label else str(number)
+                )
                 out += _said(part, inner, sub, part)
             else:
-                part = f"{label}: {_label(key, inner)}".strip(": ")
+                named = _label(key, inner)
+                part = _("%(label)s: %(part)s", label=label, part=named) if label else named
                 out += _said(part, _inner(inner, key), sub, part)
         return out
     if isinstance(messages, list):
         return [w for m in messages for w in _said(label, inner, m, nested)]
-    return [_saying(label, str(messages), nested)]
+    return [_saying(label, messages, nested)]
 
 
-def _saying(label: str, message: str, nested: str = "") -> str:
+def _saying(label: str, message, nested: str = "") -> str:
+    """One message of marshmallow's as a player says it, naming the field by `label`, in
+    the reader's language; another message (a rule's) as it is, or after `nested`."""
     for pattern, words in _SAYINGS:
-        match = re.fullmatch(pattern, message)
+        match = re.fullmatch(pattern, str(message))
         if match:
-            said = words.format(label or "this", *match.groups())
-            return said[0].upper() + said[1:]
+            found = dict(zip(("a", "b"), match.groups(), strict=False))
+            return capitalised(_(words, label=label or _("this"), **found))
     if not nested:
         return message
-    return f"{nested[0].upper()}{nested[1:]}: {message}"
+    return capitalised(_("%(label)s: %(words)s", label=nested, words=message))
 
 
 def typed(schema, form) -> str:
@@ -450,9 +500,14 @@ def typed(schema, form) -> str:
             boxes = sorted(k for k in form if re.fullmatch(rf"{re.escape(name)}-\d+(-\w+)*", k))
             values += [form[k].strip() for k in boxes if form[k].strip()]
         if values:
-            label = _label(name, schema)
-            parts.append(f"{label[:1].upper()}{label[1:]} “{', '.join(values)}”")
-    return f"What you typed: {'; '.join(parts)}." if parts else ""
+            parts.append(
+                _(
+                    "%(label)s “%(values)s”",
+                    label=capitalised(_label(name, schema)),
+                    values=", ".join(values),
+                )
+            )
+    return _("What you typed: %(fields)s.", fields=listed(parts)) if parts else ""
 
 
 # -- the start of a campaign ----------------------------------------------------------------
@@ -460,21 +515,21 @@ def typed(schema, form) -> str:
 # What the start form calls a campaign's own fields and the settings every game shares (a
 # game's own settings may name theirs by their ``label`` metadata).
 _START_LABELS = {
-    "name": "the campaign's name",
-    "campaign": "the short id for links",
-    "upto": "the event to play on from",
-    "system": "the game",
-    "players": "the list of players",
-    "pack": "the content pack",
-    "board": "the board",
-    "deck": "the deck",
-    "quest": "the quest",
-    "own_figures": "your own figures",
-    "own_map": "your own map",
-    "figures": "the figures",
-    "maps": "the maps",
+    "name": N_("the campaign's name"),
+    "campaign": N_("the short id for links"),
+    "upto": N_("the event to play on from"),
+    "system": N_("the game"),
+    "players": N_("the list of players"),
+    "pack": N_("the content pack"),
+    "board": N_("the board"),
+    "deck": N_("the deck"),
+    "quest": N_("the quest"),
+    "own_figures": N_("your own figures"),
+    "own_map": N_("your own map"),
+    "figures": N_("the figures"),
+    "maps": N_("the maps"),
 }
-_PLAYER_LABELS = {"id": "short id", "name": "name"}
+_PLAYER_LABELS = {"id": N_("player %(number)s's short id"), "name": N_("player %(number)s's name")}
 
 
 def start_failure(form_id: str, schema, errors: dict, message: str = "", boxes=()) -> Failure:
@@ -505,8 +560,14 @@ def start_failure(form_id: str, schema, errors: dict, message: str = "", boxes=(
             for row, sub in messages.items():
                 for inner, said in sub.items() if isinstance(sub, dict) else [("", sub)]:
                     key = f"{prefix}{name}-{row}-{inner}".rstrip("-")
-                    part = f"player {int(row) + 1}'s {_PLAYER_LABELS.get(inner, inner)}"
-                    labels[key] = part.strip().removesuffix("'s")
+                    if inner in _PLAYER_LABELS:
+                        labels[key] = _(_PLAYER_LABELS[inner], number=int(row) + 1)
+                    elif inner:
+                        labels[key] = _(
+                            "player %(number)s's %(field)s", number=int(row) + 1, field=inner
+                        )
+                    else:
+                        labels[key] = _("player %(number)s", number=int(row) + 1)
                     words[key] = [_saying(labels[key], m) for m in _flat(said)]
             continue
         key = f"{prefix}{name}"
@@ -519,8 +580,8 @@ def _said_within(message: str) -> str:
     """A message a game's settings made of a part of a box (``eel: movement: Not a valid
     string.``, a figure typed in) with marshmallow's words at its end said as a player would
     (``Eel: movement must be text.``)."""
-    for pattern, _words in _SAYINGS:
-        match = re.fullmatch(rf"(.+?): ({pattern})", message)
+    for pattern, _sense in _SAYINGS:
+        match = re.fullmatch(rf"(.+?): ({pattern})", str(message))
         if match:
             return _saying(match.group(1), match.group(2))
     return message
@@ -529,7 +590,7 @@ def _said_within(message: str) -> str:
 def _start_label(schema, name: str) -> str:
     field = schema.fields.get(name) if schema is not None else None
     label = field.metadata.get("label") if field is not None else None
-    return label or _START_LABELS.get(name) or str(name).replace("_", " ")
+    return _words(label or _START_LABELS.get(name) or str(name).replace("_", " "))
 
 
 # The limits the core's forms state on their inputs, as attributes (`m.core`), from the

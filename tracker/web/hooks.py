@@ -17,7 +17,6 @@ import time
 from flask import (
     Blueprint,
     current_app,
-    flash,
     redirect,
     render_template,
     request,
@@ -25,10 +24,12 @@ from flask import (
 )
 
 from tracker import webhooks
+from tracker.i18n import _
 from tracker.service import Service
 from tracker.store import open_store
 from tracker.systems.base import HAPPENINGS
 from tracker.web.context import current_user, policy, service, store
+from tracker.web.language import capitalised, say
 from tracker.web.rendering import context
 
 bp = Blueprint("hooks", __name__)
@@ -57,7 +58,7 @@ def init_app(app) -> None:
 
 @bp.route("/c/<cid>/webhooks", methods=["GET", "POST"])
 def page(cid):
-    policy().require_organiser(cid, "see or set the campaign's webhook")
+    policy().require_organiser(cid, _("see or set the campaign's webhook"))
     ctx = context(cid)
     log_store = store()
     error, typed = {}, None
@@ -81,19 +82,19 @@ def page(cid):
                     allow_private=current_app.config["WEBHOOKS_ALLOW_PRIVATE"],
                 )
             except webhooks.WebhookRefused as refused:
-                words = refused.message[0].upper() + refused.message[1:]
-                error = {refused.field: words + "; nothing was saved."}
+                words = capitalised(refused.message)
+                error = {refused.field: _("%(refusal)s; nothing was saved.", refusal=words)}
             else:
                 deliverer(current_app)
-                flash("The webhook is saved: what happens from now on is sent.")
+                say(_("The webhook is saved: what happens from now on is sent."))
                 return redirect(url_for("hooks.page", cid=cid))
         elif action == "secret":
             webhooks.regenerate(log_store, cid)
-            flash("A new signing secret: every message from now on is signed with it.")
+            say(_("A new signing secret: every message from now on is signed with it."))
             return redirect(url_for("hooks.page", cid=cid))
         elif action == "remove":
             webhooks.remove(log_store, cid)
-            flash("The webhook is removed: nothing more is sent.")
+            say(_("The webhook is removed: nothing more is sent."))
             return redirect(url_for("hooks.page", cid=cid))
     hook = webhooks.webhook(log_store, cid)
     return render_template(

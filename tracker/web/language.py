@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, g, has_request_context, redirect, request
+from flask import Blueprint, flash, g, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_translations
 
 from tracker import i18n
+from tracker.i18n import _
 from tracker.web.context import accounts, current_user
 
 COOKIE = "lang"
@@ -77,6 +78,42 @@ def translations():
     return found
 
 
+def words(text) -> str:
+    """`text` in the reader's language: a message or a pack's text, or a msgid marked with
+    `N_` (a label of a table made at import time)."""
+    if isinstance(text, i18n.Said | i18n.Texts):
+        return i18n.translate(text, translations())
+    return translations().gettext(text) if isinstance(text, str) and text else text
+
+
+def listed(items, separator: str = "; "):
+    """Messages one after another, each in the reader's language ("; " between them, or ", "),
+    as one message; a single item is itself, none is ""."""
+    items = list(items)
+    if not items:
+        return ""
+    joined = items[0]
+    for item in items[1:]:
+        if separator == ", ":
+            joined = _("%(earlier)s, %(later)s", earlier=joined, later=item)
+        else:
+            joined = _("%(earlier)s; %(later)s", earlier=joined, later=item)
+    return joined
+
+
+def say(message, translations=None) -> None:
+    """Flash `message` for the next page, in the reader's language (or in `translations`):
+    the session keeps a flash as JSON, so it goes in as the words the reader will read."""
+    flash(i18n.translate(message, translations or i18n.reader()))
+
+
+def capitalised(text) -> str:
+    """`text` in the reader's language, its first letter a capital (a label that starts a
+    line): translated first, for a translation may start with another word."""
+    said = str(words(text) or "")
+    return said[:1].upper() + said[1:]
+
+
 def init_app(app) -> None:
     Babel(
         app,
@@ -88,4 +125,5 @@ def init_app(app) -> None:
     app.jinja_env.globals["languages"] = i18n.LANGUAGES
     app.jinja_env.globals["page_language"] = language
     app.jinja_env.filters["translated"] = lambda words: i18n.translated(words, translations())
+    app.jinja_env.filters["capitalised"] = capitalised
     app.register_blueprint(bp)

@@ -25,9 +25,11 @@ from flask import Blueprint, Response, current_app, request
 
 from tracker.accounts import Accounts
 from tracker.errors import NotFound
+from tracker.i18n import _
 from tracker.permissions import Policy
 from tracker.store import Store, is_url, open_store
 from tracker.web.context import current_user, kept_store, policy, store
+from tracker.web.language import capitalised
 from tracker.web.streams import RETRY_AFTER, Announcer, Listener, Refusal, Slots
 
 bp = Blueprint("live", __name__)
@@ -183,7 +185,7 @@ class Feed:
 
     def _fan_out(self, changes: list[tuple[int, str, int]]) -> None:
         newest: dict[str, int] = {}
-        for _, campaign, version in changes:
+        for _position, campaign, version in changes:
             newest[campaign] = max(version, newest.get(campaign, 0))
         with self._lock:
             for campaign, version in newest.items():
@@ -263,7 +265,7 @@ def stream(cid: str):
     policy().require_read(cid)
     log_store = store()
     if not log_store.exists(cid):
-        raise NotFound(f"there is no campaign {cid!r} that you may see")
+        raise NotFound(_("there is no campaign %(campaign)r that you may see", campaign=cid))
     since = max(_number(request.args.get("since")), _number(request.headers.get("Last-Event-ID")))
     user = current_user()
     hold = _Hold(slots(current_app), request.remote_addr or "", user.id if user else None)
@@ -292,7 +294,7 @@ def stream(cid: str):
 
 def _refused(refusal: Refusal) -> Response:
     return Response(
-        refusal.words[0].upper() + refusal.words[1:] + ".\n",
+        capitalised(refusal.words) + ".\n",
         status=refusal.status,
         mimetype="text/plain",
         headers={"Retry-After": str(refusal.retry_after), "Cache-Control": "no-store"},
@@ -342,7 +344,7 @@ class Watch:
             sock, self.campaign, self.since, self.user, time.monotonic() + config["LIVE_SECONDS"]
         )
         listener.done = self.hold.give_back
-        _, topic = self.hold.topic
+        topic = self.hold.topic[1]
         announcer(self.app).add(listener, max(self.current, topic.version))
 
     def __iter__(self):

@@ -5,14 +5,16 @@ Views parse, call the service, render: the core decides what may be voided.
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker import stats
 from tracker.campaign import CORE_EVENTS, Entry
 from tracker.errors import BatchError, Conflict
+from tracker.i18n import N_, _
 from tracker.permissions import Forbidden
 from tracker.web import rendering
 from tracker.web.context import actor, policy, reader_view, service
+from tracker.web.language import say
 from tracker.web.rendering import at_arg, context, expected_version, refusal
 from tracker.web.templating import url
 
@@ -83,12 +85,32 @@ def _rows(entries: list[Entry], shown, where, as_of: str) -> list[dict]:
                 "actor": meta.get("actor", "?"),
                 "recorded_at": event.recorded_at,
                 "when": event.recorded_at[:19].replace("T", " "),  # UTC, to the second
-                "how": str(meta.get("source", "?")).replace("-", " "),  # such as "form"
-                "via": meta.get("via"),
+                "how": how(meta.get("source", "?")),
+                "via": how(meta["via"]) if meta.get("via") else None,
                 "hash": event.hash,
             }
         )
     return rows
+
+
+# How an event came in (its `source`), as the audit log and the dice page say it.
+SOURCES = {
+    "form": N_("form"),
+    "api": N_("api"),
+    "import": N_("import"),
+    "upload": N_("upload"),
+    "play-on": N_("play on"),
+    "server-roll": N_("server roll"),
+    "table-roll": N_("table roll"),
+}
+
+
+def how(source) -> str:
+    """How an event came in, in words: one of `SOURCES` in the reader's language, another
+    (a command line's own) as it is."""
+    if source in SOURCES:
+        return _(SOURCES[source])
+    return str(source).replace("-", " ")
 
 
 @bp.post("/c/<cid>/audit")
@@ -115,7 +137,7 @@ def void(cid):
     except (Conflict, BatchError, Forbidden) as error:
         status, failure = refusal(error, CORE_EVENTS["EventVoided"](), "EventVoided", "void")
         return audit_page(context(cid), status, failure=failure, submitted=form)
-    flash(f"Event {target} was voided.")
+    say(_("Event %(version)s was voided.", version=target))
     return redirect(url_for("log.audit", cid=cid))
 
 
@@ -130,12 +152,12 @@ def dice(cid):
         expected = stats.expected(spec)
         tables.append(_histogram(spec, counts, expected))
     players = [
-        _histogram(player, counts, stats.expected("D6"), label="D6 faces")
+        _histogram(player, counts, stats.expected("D6"), label=_("D6 faces"))
         for player, counts in sorted(tally.by_player.items())
     ]
     audit_at = ctx["audit_at"]
     rolls = [
-        {"version": v, "at": audit_at(v), "type": t, "spec": s, "dice": d, "who": w, "how": h}
+        {"version": v, "at": audit_at(v), "type": t, "spec": s, "dice": d, "who": w, "how": how(h)}
         for v, t, s, d, w, h in tally.rolls
     ]
     return render_template(

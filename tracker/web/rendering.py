@@ -12,13 +12,24 @@ from urllib.parse import urlparse
 from flask import abort, current_app, render_template, request
 from jinja2 import TemplateNotFound
 
+from tracker import i18n
 from tracker.campaign import CORE_EVENTS
 from tracker.errors import BatchError, Conflict, InvalidEvent, TrackerError
+from tracker.i18n import _
 from tracker.permissions import Forbidden, records_for, sees_side
 from tracker.web import entries
 from tracker.web.context import accounts, current_user, policy, service
 from tracker.web.forms import Failure, field_labels, player_words
+from tracker.web.language import listed
 from tracker.web.templating import url
+
+try:
+    from tracker.campaign import language_of
+except ImportError:  # the core's LanguageChosen not merged yet: no campaign has a language
+
+    def language_of(view):
+        return None
+
 
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
 
@@ -33,7 +44,7 @@ def at_arg() -> int | None:
     if not text:
         return None
     if not text.isdigit():
-        abort(404, f"?at= takes an event number, not {text!r}")
+        abort(404, _("?at= takes an event number, not %(text)r", text=text))
     return int(text)
 
 
@@ -122,7 +133,7 @@ def render_page(cid: str, page: str, status: int = 200, **extra):
         return render_template(template, page=page, **ctx), status
     except TemplateNotFound as missing:
         if missing.name == template:
-            abort(404, f"{ctx['system'].title} has no page {page!r}")
+            abort(404, _("%(game)s has no page %(page)r", game=ctx["system"].title, page=page))
         raise
 
 
@@ -133,11 +144,22 @@ def _may_show(ctx: dict, page: str) -> None:
     names = ctx["system"].sides(ctx["state"]) if side else {}
     if side in names and not ctx["may_see"](side):
         raise Forbidden(
-            f"you may sit only at your own seat: {names[side]}'s hand is hidden from you"
+            _(
+                "you may sit only at your own seat: %(side)s's hand is hidden from you",
+                side=names[side],
+            )
         )
 
 
-NOT_RECORDED = "Not recorded: change the dice if need be, and send them again."
+def campaign_language(view) -> str | None:
+    """The language the campaign chose for what it shares (its sheets, its PDF, its
+    webhooks' messages), a code of `i18n.LANGUAGES`; None when it chose none (each reader's
+    own)."""
+    language = language_of(view)
+    return language if language in i18n.LANGUAGES else None
+
+
+NOT_RECORDED = _("Not recorded: change the dice if need be, and send them again.")
 
 
 def confirm_page(cid: str, page: str, words: str, form, action: str):
@@ -162,13 +184,13 @@ def event_schema(system, type_: str):
         return system.schema(type_)
     if type_ in CORE_EVENTS and type_ != "CampaignStarted":
         return CORE_EVENTS[type_]()
-    abort(400, f"{system.title} has no event called {type_!r}")
+    abort(400, _("%(game)s has no event called %(type)r", game=system.title, type=type_))
 
 
 def expected_version(form) -> int:
     expected = form.get("expected_version", "")
     if not expected.isdigit():
-        abort(400, "the form lacks the campaign version it was loaded at; reload the page")
+        abort(400, _("the form lacks the campaign version it was loaded at; reload the page"))
     return int(expected)
 
 
@@ -188,13 +210,14 @@ def refusal(error: TrackerError, schema, type_: str, form_id: str) -> tuple[int,
 
 def _changed_meanwhile(conflict: Conflict) -> str:
     """A form's conflict in words: what changed on the same side while the page was open."""
-    meanwhile = (
-        "meanwhile, for the same side: " + "; ".join(conflict.changed) + ". "
-        if conflict.changed
-        else ""
-    )
-    return (
-        "The campaign changed since you loaded this page: "
-        + meanwhile
-        + "Here it is as it stands now, with what you typed kept: check, then send it again."
+    if conflict.changed:
+        return _(
+            "The campaign changed since you loaded this page: meanwhile, for the same side: "
+            "%(changes)s. Here it is as it stands now, with what you typed kept: check, then "
+            "send it again.",
+            changes=listed(conflict.changed),
+        )
+    return _(
+        "The campaign changed since you loaded this page: Here it is as it stands now, with "
+        "what you typed kept: check, then send it again."
     )

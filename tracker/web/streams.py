@@ -25,7 +25,13 @@ import threading
 import time
 from typing import NamedTuple
 
+from tracker.i18n import ngettext
+
 log = logging.getLogger(__name__)
+
+
+# A refusal's English says "pages" whatever the number (a limit is rarely 1); the catalogue's
+# languages have their own plural forms.
 
 
 class Refusal(NamedTuple):
@@ -57,24 +63,44 @@ class Slots:
                 return Refusal(
                     503,
                     RETRY_AFTER,
-                    f"this server holds {self.total} live pages already, as many as it may; "
-                    f"this page looks for news every {RETRY_AFTER} seconds instead",
+                    ngettext(
+                        "this server holds %(num)d live pages already, as many as it may; this "
+                        "page looks for news every %(seconds)s seconds instead",
+                        "this server holds %(num)d live pages already, as many as it may; this "
+                        "page looks for news every %(seconds)s seconds instead",
+                        self.total,
+                        seconds=RETRY_AFTER,
+                    ),
                 )
             if self._addresses.get(address, 0) >= self.per_address:
                 return Refusal(
                     429,
                     RETRY_AFTER,
-                    f"your address has {self.per_address} live pages open on this server, as "
-                    f"many as one address may; this page looks for news every {RETRY_AFTER} "
-                    "seconds instead (close a page you no longer need)",
+                    ngettext(
+                        "your address has %(num)d live pages open on this server, as many as "
+                        "one address may; this page looks for news every %(seconds)s seconds "
+                        "instead (close a page you no longer need)",
+                        "your address has %(num)d live pages open on this server, as many as "
+                        "one address may; this page looks for news every %(seconds)s seconds "
+                        "instead (close a page you no longer need)",
+                        self.per_address,
+                        seconds=RETRY_AFTER,
+                    ),
                 )
             if account is not None and self._accounts.get(account, 0) >= self.per_account:
                 return Refusal(
                     429,
                     RETRY_AFTER,
-                    f"your account has {self.per_account} live pages open on this server, as "
-                    f"many as one account may; this page looks for news every {RETRY_AFTER} "
-                    "seconds instead (close a page you no longer need)",
+                    ngettext(
+                        "your account has %(num)d live pages open on this server, as many as "
+                        "one account may; this page looks for news every %(seconds)s seconds "
+                        "instead (close a page you no longer need)",
+                        "your account has %(num)d live pages open on this server, as many as "
+                        "one account may; this page looks for news every %(seconds)s seconds "
+                        "instead (close a page you no longer need)",
+                        self.per_account,
+                        seconds=RETRY_AFTER,
+                    ),
                 )
             self._held += 1
             self._addresses[address] = self._addresses.get(address, 0) + 1

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 
 from tracker.errors import BatchError, Conflict, RuleViolation
+from tracker.i18n import _
 from tracker.permissions import UNDONE, Forbidden
 from tracker.web import log, rendering
 from tracker.web.context import actor, policy, service
 from tracker.web.entries import latest_own, to_confirm
 from tracker.web.forms import Failure, dice_problems, form_data
+from tracker.web.language import listed, say
 
 bp = Blueprint("table", __name__)
 
@@ -56,8 +58,10 @@ def undo(cid, page):
         entry = latest_own(cid, guard.member)
         if entry is None or str(entry.event.version) != form.get("version", ""):
             raise Forbidden(
-                "a player undoes only its own latest entry for its own side, and that one is "
-                "not yours to undo (or no longer your latest): look at the audit log"
+                _(
+                    "a player undoes only its own latest entry for its own side, and that one "
+                    "is not yours to undo (or no longer your latest): look at the audit log"
+                )
             )
         guard.undoing = entry.event.version
         service().append(
@@ -74,17 +78,24 @@ def undo(cid, page):
         if isinstance(error, BatchError) and isinstance(error.error, RuleViolation):
             failure["message"] = _undo_refused(entry.words, error.error)
         return _again(cid, page, status, failure, form)
-    flash(f"Undone: {entry.words}.")
+    say(_("Undone: %(words)s.", words=entry.words))
     return redirect(_back(cid, page))
 
 
 def _undo_refused(words: str, refused: RuleViolation) -> str:
     """The core's refusal of a void that later events depend on, as a player says it."""
     if refused.depends_on is not None:
-        reason = f": without it, {refused.reason}"
-    else:
-        reason = f" ({refused.message})"
-    return f"“{words}” cannot be undone, for what was recorded after it depends on it{reason}"
+        return _(
+            "“%(words)s” cannot be undone, for what was recorded after it depends on it: "
+            "without it, %(reason)s",
+            words=words,
+            reason=refused.reason,
+        )
+    return _(
+        "“%(words)s” cannot be undone, for what was recorded after it depends on it (%(reason)s)",
+        words=words,
+        reason=refused.message,
+    )
 
 
 # -- a whole step at once -------------------------------------------------------------------
@@ -99,12 +110,12 @@ def step(cid, page):
     rolled by the server at one press."""
     form = request.form
     svc = service()
-    system, _ = svc.system_of(cid)
+    system = svc.system_of(cid)[0]
     form_id = form.get("form_id", "step")
     expected = rendering.expected_version(form)
     rows = sorted(int(m.group(1)) for key in form if (m := _ROW.match(key)))
     if not rows:
-        abort(400, "the form names no events; reload the page")
+        abort(400, _("the form names no events; reload the page"))
     if form.get("back"):  # from the confirmation: the form again, its dice as they were
         return _again(cid, page, 200, Failure(form_id, message=rendering.NOT_RECORDED), form)
     submissions, missing, problems = [], {}, {}
@@ -112,7 +123,7 @@ def step(cid, page):
     for row in rows:
         type_ = form[f"e-{row}-type"]
         if type_ not in system.events:
-            abort(400, f"{system.title} has no event called {type_!r}")
+            abort(400, _("%(game)s has no event called %(type)r", game=system.title, type=type_))
         data = form_data(system.schema(type_), form, f"e-{row}-")
         if not server:
             problems.update(dice_problems(system.schema(type_), form, f"e-{row}-"))
@@ -120,13 +131,19 @@ def step(cid, page):
             if server:
                 data.pop(name, None)
             elif name not in data:
-                missing[f"e-{row}-{name}"] = ["Choose the face of each die the table rolled."]
+                missing[f"e-{row}-{name}"] = [_("Choose the face of each die the table rolled.")]
         submissions.append({"type": type_, "data": data})
     if problems:
         return _again(cid, page, 422, Failure(form_id, problems), form)
     if missing:
-        failure = Failure(form_id, missing, "Every die of the step is typed, or none: ")
-        failure["message"] += "type the missing ones, or press Roll everything owed."
+        failure = Failure(
+            form_id,
+            missing,
+            _(
+                "Every die of the step is typed, or none: type the missing ones, or press Roll "
+                "everything owed."
+            ),
+        )
         return _again(cid, page, 422, failure, form)
     if (words := to_confirm(cid, system, form, submissions)) is not None:
         return rendering.confirm_page(cid, page, words, form, request.full_path.rstrip("?"))
@@ -145,7 +162,7 @@ def step(cid, page):
     except (Conflict, BatchError, Forbidden) as error:
         return _again(cid, page, *_step_refusal(error, system, submissions, form_id), form)
     entries = svc.recent(cid, len(submissions), result.last_version)
-    flash("Recorded: " + "; ".join(entry.words for entry in reversed(entries)) + ".")
+    say(_("Recorded: %(words)s.", words=listed(entry.words for entry in reversed(entries))))
     return redirect(_back(cid, page))
 
 

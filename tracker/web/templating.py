@@ -28,7 +28,9 @@ from flask import (
 from flask.templating import Environment
 from markupsafe import Markup, escape
 
+from tracker import i18n
 from tracker.errors import NotFound, ShownAt
+from tracker.i18n import _
 from tracker.web import entries
 from tracker.web.forms import dice_boxes
 
@@ -127,15 +129,22 @@ def init_app(app) -> None:
 
     @app.template_filter("join_messages")
     def join_messages(messages) -> str:
+        """A form's errors (a field's, or each field's by its name) as one line, each message
+        in the reader's language."""
         if isinstance(messages, dict):
-            return "; ".join(f"{k}: {join_messages(v)}" for k, v in messages.items())
+            return "; ".join(
+                i18n.translate(
+                    _("%(field)s: %(words)s", field=k, words=join_messages(v)), i18n.reader()
+                )
+                for k, v in messages.items()
+            )
         if isinstance(messages, list):
             return "; ".join(join_messages(m) for m in messages)
-        return str(messages)
+        return str(i18n.translate(messages, i18n.reader()))
 
     @app.errorhandler(NotFound)
     def not_found(error):
-        return render_template("error.html", title="Not found", message=error.message), 404
+        return render_template("error.html", title=_("Not found"), message=error.message), 404
 
     @app.errorhandler(ShownAt)
     def shown_at(error):

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, current_app, flash, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request, url_for
 
 from tracker.errors import BatchError, Conflict, InvalidEvent, TrackerError
+from tracker.i18n import _, ngettext
 from tracker.permissions import Forbidden
 from tracker.rosters import read_roster, refused
 from tracker.web import rendering
 from tracker.web.context import actor, csrf, policy, service
 from tracker.web.forms import Failure
+from tracker.web.language import say
 
 bp = Blueprint("uploads", __name__)
 UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -42,7 +44,7 @@ def _file(name: str) -> tuple[bytes, str]:
     """The bytes and name of the file sent in field `name` (after the larger limit is set)."""
     sent = request.files.get(name)
     if sent is None or not sent.filename:
-        raise InvalidEvent("choose a file to send", {name: ["choose a file"]})
+        raise InvalidEvent(_("choose a file to send"), {name: [_("choose a file")]})
     return sent.read(), sent.filename
 
 
@@ -81,18 +83,18 @@ def content_file(cid, page):
     form = request.form
     form_id = "upload-content"
     try:
-        policy().require_organiser(cid, "import content into the campaign")
+        policy().require_organiser(cid, _("import content into the campaign"))
         content, filename = _file("content-file")
         try:
             document = json.loads(content.decode("utf-8-sig"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-            raise InvalidEvent(f"{filename} is not a JSON file in UTF-8") from None
-        system, _ = service().system_of(cid)
+            raise InvalidEvent(_("%(file)s is not a JSON file in UTF-8", file=filename)) from None
+        system = service().system_of(cid)[0]
         events = system.content_events(document, filename)
         _append(cid, events, form)
     except (Conflict, BatchError, Forbidden, InvalidEvent) as error:
         return _again(cid, page, form_id, error)
-    flash(f"Imported: {filename}.")
+    say(_("Imported: %(file)s.", file=filename))
     return redirect(
         rendering.local(form.get("next")) or url_for("campaign.page", cid=cid, page=page)
     )
@@ -112,7 +114,7 @@ def roster_file(cid, page):
         founding = {key: form.get(key, "").strip() for key in ("warband", "name", "player")}
         founding.update(quest=form.get("quest") or None, faction=form.get("faction", ""))
         svc = service()
-        system, _ = svc.system_of(cid)
+        system = svc.system_of(cid)[0]
         events = system.roster_events(svc.state(cid).state, roster, founding)
         _append(cid, events, form)
     except BatchError as error:
@@ -120,7 +122,13 @@ def roster_file(cid, page):
         return _again(cid, page, form_id, error, words)
     except (Conflict, Forbidden, InvalidEvent) as error:
         return _again(cid, page, form_id, error)
-    flash(
-        f"Founded from {filename}: {founding['name'] or 'a warband'}, {len(events) - 1} fighters."
+    say(
+        ngettext(
+            "Founded from %(file)s: %(name)s, %(num)d fighter.",
+            "Founded from %(file)s: %(name)s, %(num)d fighters.",
+            len(events) - 1,
+            file=filename,
+            name=founding["name"] or _("a warband"),
+        )
     )
     return redirect(rendering.local(form.get("next")) or url_for("campaign.dashboard", cid=cid))

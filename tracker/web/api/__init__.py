@@ -15,7 +15,9 @@ from __future__ import annotations
 from flask import render_template, request
 from flask_smorest import Api
 
+from tracker import i18n
 from tracker.dice import Dice, Drawn
+from tracker.i18n import N_, _
 from tracker.web import exportschema
 from tracker.web.api import accounts, campaigns, events, members
 from tracker.web.api.schemas import ErrorSchema
@@ -33,12 +35,15 @@ class TrackerApi(Api):
     def handle_http_exception(self, error):
         if not request.path.startswith("/api/"):
             return render_template(
-                "error.html", title=error.name, message=error.description
+                "error.html", title=_(error.name), message=error.description
             ), error.code
         payload, code, headers = super().handle_http_exception(error)
         if error.code == 400 and "errors" in payload:
-            payload["message"] = "the request is malformed: see errors, field by field"
+            payload["message"] = _("the request is malformed: see errors, field by field")
         payload.setdefault("message", error.description or error.name)
+        for key in ("message", "errors"):
+            if key in payload:
+                payload[key] = i18n.translated(payload[key], i18n.reader())
         data = getattr(error, "data", None) or {}
         for key in ("event", "current_version"):
             if key in data:
@@ -48,6 +53,15 @@ class TrackerApi(Api):
         headers.pop("Content-Type", None)
         return payload, code, headers
 
+
+# The names of the HTTP answers a page may show as its title, for the catalogue.
+HTTP_TITLES = (
+    N_("Bad Request"),
+    N_("Not Found"),
+    N_("Method Not Allowed"),
+    N_("Request Entity Too Large"),
+    N_("Too Many Requests"),
+)
 
 api = TrackerApi()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tracker.i18n import _
 from tracker.web.api.errors import ApiBlueprint
 from tracker.web.api.schemas import MeSchema
 from tracker.web.context import accounts, policy
@@ -14,7 +15,7 @@ blp = ApiBlueprint("api_accounts", __name__, "The account behind the token.")
 @blp.errors(401)
 def me():
     """The account behind the token, and its campaigns."""
-    user = policy().require_user("see your account")
+    user = policy().require_user(_("see your account"))
     rows = accounts().memberships_of(user)
     return {
         "name": user.name,

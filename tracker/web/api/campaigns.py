@@ -6,6 +6,7 @@ from flask import request, url_for
 
 from tracker import systems
 from tracker.errors import NotFound
+from tracker.i18n import _
 from tracker.service import slug
 from tracker.web import exportschema
 from tracker.web.api.errors import ApiBlueprint
@@ -93,7 +94,7 @@ def list_campaigns(query):
 @blp.errors(400, 401, 404, 409, 422, 429)
 def create_campaign(body):
     """Start a campaign; the caller becomes its organiser (at most so many a day: 429)."""
-    user = policy().require_user("start a campaign")
+    user = policy().require_user(_("start a campaign"))
     campaign = body.get("campaign") or slug(body["name"])
     result = within_daily_starts(
         user,
@@ -118,7 +119,7 @@ def _row(campaign: str):
     policy().require_read(campaign)
     row = service().campaign_row(campaign)
     if row is None:
-        raise NotFound(f"there is no campaign {campaign!r} that you may see")
+        raise NotFound(_("there is no campaign %(campaign)r that you may see", campaign=campaign))
     return row
 
 
@@ -136,6 +137,6 @@ def get_campaign(campaign):
 @blp.errors(400, 401, 403, 404)
 def patch_campaign(body, campaign):
     """The organiser makes the campaign public (read-only for all) or private."""
-    policy().require_organiser(campaign, "change who may see the campaign")
+    policy().require_organiser(campaign, _("change who may see the campaign"))
     accounts().set_public(campaign, body["public"])
     return _campaign_json(_row(campaign))

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint, abort
 from flask_wtf.csrf import validate_csrf
 from wtforms.validators import ValidationError
 
+from tracker import i18n
 from tracker.accounts import OverLimit, SeatRefused
 from tracker.errors import (
     BatchError,
@@ -19,6 +20,7 @@ from tracker.errors import (
     NotFound,
     TrackerError,
 )
+from tracker.i18n import _
 from tracker.permissions import Forbidden, Unauthenticated
 from tracker.web.api.schemas import ErrorSchema
 from tracker.web.context import bearer, current_user
@@ -41,8 +43,8 @@ class ApiBlueprint(Blueprint):
     def __init__(self, name: str, import_name: str, description: str):
         super().__init__(name, import_name, url_prefix="/api", description=description)
         self.before_request(writes_bring_a_token_or_a_csrf_token)
-        self.errorhandler(TrackerError)(tracker_error)
-        self.errorhandler(BatchError)(batch_error)
+        self.errorhandler(TrackerError)(in_reader_words(tracker_error))
+        self.errorhandler(BatchError)(in_reader_words(batch_error))
 
     def errors(self, *codes):
         """Document a view's error answers (as ErrorSchema) without wrapping the view.
@@ -74,13 +76,33 @@ def writes_bring_a_token_or_a_csrf_token():
     try:
         validate_csrf(request.headers.get("X-CSRFToken", ""))
     except ValidationError:
-        return {
-            "code": 403,
-            "status": "Forbidden",
-            "message": "an API write with the session cookie needs the page's CSRF token in "
-            "an X-CSRFToken header; or send a personal access token",
-        }, 403
+        words = _(
+            "an API write with the session cookie needs the page's CSRF token in an "
+            "X-CSRFToken header; or send a personal access token"
+        )
+        return {"code": 403, "status": "Forbidden", "message": read(words)}, 403
     return None
+
+
+def read(words):
+    """A message (or a form's errors, field by field) in the reader's words: the account's
+    language, else the request's Accept-Language, else English. Codes and field names stay
+    as they are."""
+    return i18n.translated(words, i18n.reader())
+
+
+def in_reader_words(handler):
+    """An error handler whose answer's `message` and `errors` are in the reader's words."""
+
+    def answer(error):
+        found = handler(error)
+        body = found[0]
+        for key in ("message", "errors"):
+            if key in body:
+                body[key] = read(body[key])
+        return found
+
+    return answer
 
 
 def fail(code: int, message: str, **extra):

@@ -9,6 +9,7 @@ import re
 from flask import Response, request
 
 from tracker.errors import NotFound
+from tracker.i18n import _
 from tracker.permissions import Forbidden
 from tracker.web.api.errors import ApiBlueprint, fail
 from tracker.web.api.schemas import (
@@ -36,7 +37,7 @@ def list_events(query, campaign):
     store = service().store
     version = store.version(campaign)
     if version == 0:
-        raise NotFound(f"there is no campaign {campaign!r}")
+        raise NotFound(_("there is no campaign %(campaign)r", campaign=campaign))
     upto = query["after"] + query["limit"]
     shown = reader_view(campaign)
     me = current_user().name if current_user() else None
@@ -62,8 +63,8 @@ def _if_match(header: str | None) -> int | None:
     if not match:
         fail(
             400,
-            'If-Match holds the campaign version you last saw, such as "12"',
-            errors={"If-Match": ["not a version"]},
+            _('If-Match holds the campaign version you last saw, such as "12"'),
+            errors={"If-Match": [_("not a version")]},
         )
     return int(match.group(1))
 
@@ -98,22 +99,24 @@ def append_body(policy, svc, campaign: str, body: dict, if_match: str | None, ke
     elif header is not None and header != expected:
         fail(
             400,
-            "the body and If-Match name different versions",
-            errors={"expected_version": ["differs from If-Match"]},
+            _("the body and If-Match name different versions"),
+            errors={"expected_version": [_("differs from If-Match")]},
         )
     if expected is None:
         fail(
             400,
-            "say which version of the campaign you last saw: expected_version in the "
-            "body, or an If-Match header",
-            errors={"expected_version": ["required"]},
+            _(
+                "say which version of the campaign you last saw: expected_version in the "
+                "body, or an If-Match header"
+            ),
+            errors={"expected_version": [_("required")]},
         )
     key = key or None
     if key is not None and len(key) > 200:
         fail(
             400,
-            "an Idempotency-Key is at most 200 characters",
-            errors={"Idempotency-Key": ["too long"]},
+            _("an Idempotency-Key is at most 200 characters"),
+            errors={"Idempotency-Key": [_("too long")]},
         )
     result = svc.append(
         campaign,
@@ -162,7 +165,11 @@ def verify(query, campaign):
     With ?head=HASH&at=VERSION (a witness kept), also whether the log still holds it."""
     policy().require_read(campaign)
     if ("head" in query) != ("at" in query):
-        fail(400, "a witness is checked with head and at together", errors={"at": ["required"]})
+        fail(
+            400,
+            _("a witness is checked with head and at together"),
+            errors={"at": [_("required")]},
+        )
     broken = service().verify(campaign)
     version, head = service().store.head(campaign)
     witness = None
@@ -201,8 +208,10 @@ def export(campaign):
     def nothing_hidden(event):
         if shown(event) is not event.data:
             raise Forbidden(
-                "while a game is under way its log holds hidden cards: only an "
-                "organiser who plays no seat may export it until the game is over"
+                _(
+                    "while a game is under way its log holds hidden cards: only an "
+                    "organiser who plays no seat may export it until the game is over"
+                )
             )
 
     lines = list(service().export(campaign, nothing_hidden))

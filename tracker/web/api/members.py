@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import url_for
 
+from tracker.i18n import _
 from tracker.web import hooks
 from tracker.web.api.errors import ApiBlueprint, fail
 from tracker.web.api.schemas import InvitationInSchema, InvitationSchema, MembershipSchema
@@ -22,22 +23,22 @@ def invite(body, campaign):
     a group link for that many players (each chooses a free side on the join page; through
     the API, a group link's player joins without a side); a side that a member plays
     already is not offered again (409)."""
-    policy().require_organiser(campaign, "invite players")
+    policy().require_organiser(campaign, _("invite players"))
     side = body.get("side")
     view = service().state(campaign)
     sides = view.system.sides(view.state)
     if side is not None and side not in sides:
         fail(
             400,
-            f"there is no side {side!r} in this campaign",
-            errors={"side": ["unknown side"]},
+            _("there is no side %(side)r in this campaign", side=side),
+            errors={"side": [_("unknown side")]},
         )
     uses = body["uses"]
     if uses > 1 and side is not None:
         fail(
             400,
-            "a group link is for no side: each player chooses a free one when joining",
-            errors={"side": ["a group link has no side"]},
+            _("a group link is for no side: each player chooses a free one when joining"),
+            errors={"side": [_("a group link has no side")]},
         )
     code = accounts().invite(campaign, current_user(), side, sides, uses)
     link = url_for("auth.join", code=code, _external=True)
@@ -50,7 +51,7 @@ def invite(body, campaign):
 def accept_invitation(code):
     """Join the campaign an invitation code is for; refused (409, nothing changed) for a
     member of it already, and for a side that another member plays by now."""
-    user = policy().require_user("accept an invitation")
+    user = policy().require_user(_("accept an invitation"))
     member = accounts().accept(code, user, sides=side_names)
     hooks.member_joined(member.campaign, user, member.side)
     return {"campaign": member.campaign, "role": member.role, "side": member.side}
