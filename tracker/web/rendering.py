@@ -12,7 +12,6 @@ from urllib.parse import urlparse
 from flask import abort, current_app, render_template, request
 from jinja2 import TemplateNotFound
 
-from tracker import i18n
 from tracker.campaign import CORE_EVENTS
 from tracker.errors import BatchError, Conflict, InvalidEvent, TrackerError
 from tracker.i18n import _
@@ -22,14 +21,6 @@ from tracker.web.context import accounts, current_user, policy, service
 from tracker.web.forms import Failure, field_labels, player_words
 from tracker.web.language import listed
 from tracker.web.templating import url
-
-try:
-    from tracker.campaign import language_of
-except ImportError:  # the core's LanguageChosen not merged yet: no campaign has a language
-
-    def language_of(view):
-        return None
-
 
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
 
@@ -155,8 +146,7 @@ def campaign_language(view) -> str | None:
     """The language the campaign chose for what it shares (its sheets, its PDF, its
     webhooks' messages), a code of `i18n.LANGUAGES`; None when it chose none (each reader's
     own)."""
-    language = language_of(view)
-    return language if language in i18n.LANGUAGES else None
+    return view.language
 
 
 NOT_RECORDED = _("Not recorded: change the dice if need be, and send them again.")
