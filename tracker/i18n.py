@@ -94,16 +94,17 @@ class Texts(str):
         return (Texts, (str(self), self.versions))
 
 
-def localised(entry: Mapping, key: str = "name"):
+def localised(entry: Mapping, key: str = "name", default=None):
     """An entry's text (`key`: name, summary...) with its versions per language, as a pack
     gives them: ``{"name": "Ash Wardens", "i18n": {"pl": {"name": "Strażnicy Popiołu"}}}``.
-    A language the pack leaves out reads the default."""
+    A language the pack leaves out reads the default (`default` where the entry has no
+    `key` of its own: a short name made from the name)."""
     versions = {
         lang: texts[key]
         for lang, texts in (entry.get("i18n") or {}).items()
         if isinstance(texts, Mapping) and isinstance(texts.get(key), str)
     }
-    text = entry.get(key)
+    text = entry.get(key, default)
     return Texts(text, versions) if versions and isinstance(text, str) else text
 
 
