@@ -9,9 +9,8 @@ and then, and none of them is a rule here.
 
 from __future__ import annotations
 
-import re
-
 from marshmallow import EXCLUDE, ValidationError, fields, validate
+from slugify import slugify
 
 from tracker.errors import InvalidEvent
 from tracker.systems.base import EventSchema
@@ -48,8 +47,9 @@ class DataFighter(EventSchema):
 
 
 def slug(name: str) -> str:
-    """An id from a name: "Cinder Hounds" -> "cinder-hounds"."""
-    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:63] or "faction"
+    """An id from a name, its letters transliterated rather than dropped: "Cinder Hounds"
+    -> "cinder-hounds", "Škvárová smečka" -> "skvarova-smecka"."""
+    return slugify(name)[:63].strip("-") or "faction"
 
 
 def factions_imported(fighters, source: str = "") -> dict:
