@@ -37,6 +37,7 @@ __all__ = [
     "battle",
     "battle_shown",
     "convergence_point",
+    "in_words",
     "injury_rows",
     "localised",
     "lost_for_good",
@@ -97,8 +98,8 @@ def public_state(state) -> dict:
     for wid, wb in state["warbands"].items():
         quest = quest_of(state, wb)
         view = {key: value for key, value in wb.items() if key != "aftermath"}
-        view["quest_title"] = quest["title"]
-        view["map_point"] = quest["map"][wb["map_position"]]
+        view["quest_title"] = localised(quest, "title")
+        view["map_point"] = in_words(quest["map"][wb["map_position"]])
         view["aftermath"] = aftermath_view(state, wb)
         view["fighters_alive"] = len(wb["active"])
         warbands[wid] = view
@@ -209,3 +210,19 @@ def injury_rows() -> list[dict]:
         {"lowest": lowest, "highest": highest, "words": _(_INJURY_ROWS[outcome])}
         for lowest, highest, outcome in tables.INJURY_TABLE
     ]
+
+
+def in_words(words):
+    """Content as a page shows it: every entry's texts that a pack gives in other languages
+    (`i18n`) as those texts, each read in the reader's language (`localised`), all through."""
+    if isinstance(words, dict):
+        versions = words.get("i18n")
+        out = {k: in_words(v) for k, v in words.items() if k != "i18n"}
+        if isinstance(versions, dict):
+            for key in {k for texts in versions.values() if isinstance(texts, dict) for k in texts}:
+                if isinstance(words.get(key), str):
+                    out[key] = localised(words, key)
+        return out
+    if isinstance(words, list):
+        return [in_words(v) for v in words]
+    return words
