@@ -428,7 +428,7 @@ def _complete_quest(state, wb, version):
     quest = quest_of(state, wb)
     wb["quest_complete"] = True
     reward = quest.get("reward") or {}
-    wb["aftermath"]["report"]["quest_reward"] = reward.get("text", "")
+    wb["aftermath"]["report"]["quest_reward"] = localised(reward, "text") or ""
     if reward.get("glory"):
         title = localised(quest, "title")
         _glory(wb, reward["glory"], _("completed the quest %(quest)s", quest=title), version)
@@ -1444,7 +1444,7 @@ def artefact_of_power_gained(state, event):
     fighter["career"]["finds"].append(artefact["name"])
     wb["aftermath"]["report"]["reward"] = {
         "kind": "artefact",
-        "name": artefact["name"],
+        "name": localised(artefact),
         "fighter": data["fighter"],
     }
     _finish(state, wb)
@@ -1548,7 +1548,7 @@ def command_trait_gained(state, event):
     wb["fighters"][target]["command_trait"] = dict(trait, since=version)
     wb["aftermath"]["report"]["reward"] = {
         "kind": "trait",
-        "name": trait["name"],
+        "name": localised(trait),
         "fighter": target,
         "favoured": target != leader_id,
     }
