@@ -1,6 +1,6 @@
 """The Warcry events and the shape of their data (documented in docs/events/warcry.md)."""
 
-from marshmallow import fields, validate
+from marshmallow import fields, pre_load, validate
 
 from tracker.dice import Dice
 from tracker.systems.base import EventSchema, IdPattern
@@ -312,6 +312,13 @@ class QuestDefined(EventSchema):
     command_traits = fields.List(fields.Nested(Entry), required=True)
     reward = fields.Nested(Reward, load_default=dict)
 
+    @pre_load
+    def _without_versions(self, data, **kwargs):
+        """A quest copied from the campaign's state comes with the pack's words in other
+        languages (`i18n`, which the state reads beside the log): they are not the
+        organiser's, and are left out."""
+        return _without_versions(data)
+
 
 EVENTS = {
     cls.__name__: cls
@@ -368,3 +375,11 @@ def discarded_named(data: dict) -> dict:
 
 # How events recorded in an older shape are read today (the log is never rewritten).
 UPCASTERS = {"ArtefactDiscarded": (discarded_named,)}
+
+
+def _without_versions(data):
+    if isinstance(data, dict):
+        return {k: _without_versions(v) for k, v in data.items() if k != "i18n"}
+    if isinstance(data, list):
+        return [_without_versions(v) for v in data]
+    return data
