@@ -102,6 +102,21 @@ def profiles(state, wb) -> dict:
     return found["profiles"] if found else {}
 
 
+def named(state, name):
+    """An artefact or a command trait the state keeps by its name (a find, a dropped or given
+    artefact), as the content's entry of that name says it in the reader's language; any
+    other name as it is."""
+    content = state["content"]
+    for entry in content.get("lesser_artefacts") or []:
+        if entry.get("name") == name:
+            return localised(entry)
+    for quest in (content.get("quests") or {}).values():
+        for entry in (*quest.get("artefacts_of_power", ()), *quest.get("command_traits", ())):
+            if entry.get("name") == name:
+                return localised(entry)
+    return name
+
+
 def quest_of(state, wb) -> dict:
     return state["content"]["quests"][wb["quest"]]
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from tracker.i18n import N_, _, localised, ngettext
 from tracker.systems.warcry import tables as t
-from tracker.systems.warcry.rules import battle, profiles
+from tracker.systems.warcry.rules import battle, named, profiles
 
 SAYINGS: dict[str, Callable[[dict, dict, dict], str]] = {}
 
@@ -238,7 +238,7 @@ def _perishable_rolled(state, d, wb):
     crumbled = t.perishable_crumbles(d["dice"])
     held = fighter.get("dropped") if crumbled else (fighter.get("lesser_artefact") or {})
     if isinstance(held, str):
-        name = held
+        name = named(state, held)
     else:
         name = localised(held) if held.get("name") else _("fragile artefact")
     who = whose(wb.get("name"), fighter.get("name", d["fighter"]))
@@ -296,7 +296,7 @@ def _artefact_given(state, d, wb):
     return _(
         "%(warband)s gave the %(artefact)s to %(fighter)s",
         warband=wb.get("name"),
-        artefact=d["artefact"],
+        artefact=named(state, d["artefact"]),
         fighter=_fname(wb, d["fighter"]),
     )
 
@@ -307,7 +307,9 @@ def _artefact_used(state, d, wb):
     return _(
         "%(who)s used up the %(artefact)s",
         who=whose(wb.get("name"), fighter.get("name", d["fighter"])),
-        artefact=fighter.get("dropped") or _("lesser artefact"),
+        artefact=named(state, fighter["dropped"])
+        if fighter.get("dropped")
+        else _("lesser artefact"),
     )
 
 
@@ -326,7 +328,7 @@ def _artefact_discarded(state, d, wb):
     return _(
         _DISCARDED[d["discarded"] == "lesser", bool(dropped)],
         who=whose(wb.get("name"), fighter.get("name", d["fighter"])),
-        artefact=dropped,
+        artefact=named(state, dropped) if dropped else dropped,
     )
 
 
