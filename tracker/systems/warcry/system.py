@@ -13,7 +13,7 @@ from tracker.systems.warcry.schemas import EVENTS, ORGANISER_EVENTS, UPCASTERS, 
 
 class Warcry(GameSystem):
     name = "warcry"
-    title = "Warcry campaign"
+    title = _("Warcry campaign")
     events = EVENTS
     organiser_events = ORGANISER_EVENTS
     settings_schema = Settings
