@@ -7,8 +7,10 @@ with the rule in words. The state is rosters, glory, the seven-step aftermath an
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
+from tracker.i18n import N_, _, localised
 from tracker.systems.base import Handlers
 from tracker.systems.warcry import tables as t
+from tracker.systems.warcry.tables import listed
 
 handlers = Handlers()
 
@@ -43,6 +45,10 @@ def initial_state(settings: dict) -> dict:
     }
 
 
+# A fighter's status as a refusal or a page says it.
+STATUSES = {"active": N_("active"), "dead": N_("dead"), "removed": N_("removed")}
+
+
 def names(fighters: dict, ids) -> str:
     return ", ".join(fighters[i]["name"] for i in ids)
 
@@ -54,15 +60,26 @@ def warband(state, wid) -> dict:
     try:
         return state["warbands"][wid]
     except KeyError:
-        raise RuleViolation(f"there is no warband {wid!r} in this campaign") from None
+        raise RuleViolation(
+            _("there is no warband %(warband)r in this campaign", warband=wid)
+        ) from None
 
 
 def fighter_of(wb, fid, *, active=True) -> dict:
     fighter = wb["fighters"].get(fid)
     if fighter is None:
-        raise RuleViolation(f"{wb['name']} has no fighter {fid!r}")
+        raise RuleViolation(
+            _("%(warband)s has no fighter %(fighter)r", warband=wb["name"], fighter=fid)
+        )
     if active and fighter["status"] != "active":
-        raise RuleViolation(f"{fighter['name']} of {wb['name']} is {fighter['status']}")
+        raise RuleViolation(
+            _(
+                "%(fighter)s of %(warband)s is %(status)s",
+                fighter=fighter["name"],
+                warband=wb["name"],
+                status=_(STATUSES.get(fighter["status"], fighter["status"])),
+            )
+        )
     return fighter
 
 
@@ -83,6 +100,21 @@ def profiles(state, wb) -> dict:
     """The fighter profiles a warband adds fighters from: its faction's."""
     found = (state["content"].get("factions") or {}).get(wb.get("faction_id"))
     return found["profiles"] if found else {}
+
+
+def named(state, name):
+    """An artefact or a command trait the state keeps by its name (a find, a dropped or given
+    artefact), as the content's entry of that name says it in the reader's language; any
+    other name as it is."""
+    content = state["content"]
+    for entry in content.get("lesser_artefacts") or []:
+        if entry.get("name") == name:
+            return localised(entry)
+    for quest in (content.get("quests") or {}).values():
+        for entry in (*quest.get("artefacts_of_power", ()), *quest.get("command_traits", ())):
+            if entry.get("name") == name:
+                return localised(entry)
+    return name
 
 
 def quest_of(state, wb) -> dict:
@@ -151,7 +183,15 @@ def _glory(wb, amount, cause, version):
 
 def _spend(wb, amount, what):
     if wb["glory"] < amount:
-        raise RuleViolation(f"{what} costs {amount} glory and {wb['name']} has only {wb['glory']}")
+        raise RuleViolation(
+            _(
+                "%(what)s costs %(amount)s glory and %(warband)s has only %(glory)s",
+                what=what,
+                amount=amount,
+                warband=wb["name"],
+                glory=wb["glory"],
+            )
+        )
 
 
 def _lose_fighter(wb, fid, status):
@@ -217,20 +257,30 @@ def owed(state, wb, am=None) -> list[str]:
         return []
     step, fighters = am["step"], wb["fighters"]
     if step == 2 and am["injuries"]:
-        return [f"an injury roll for {names(fighters, am['injuries'])}"]
+        return [_("an injury roll for %(fighters)s", fighters=names(fighters, am["injuries"]))]
     if step == 3 and am["destiny"]:
-        return [f"a destiny roll for {names(fighters, am['destiny'])}"]
+        return [_("a destiny roll for %(fighters)s", fighters=names(fighters, am["destiny"]))]
     if step == 4:
         count = len(wb["active"])
         if count < t.MIN_FIGHTERS:
             return [
-                f"fighters: {wb['name']} has {count} and a warband holds at least {t.MIN_FIGHTERS}"
+                _(
+                    "fighters: %(warband)s has %(count)s and a warband holds at least %(least)s",
+                    warband=wb["name"],
+                    count=count,
+                    least=t.MIN_FIGHTERS,
+                )
             ]
     if step == 5:
         # The search itself is not owed: a warband *may* search ("Both players may try").
-        out = [f"giving the {artefact['name']} to a fighter" for artefact in am["found"]]
+        out = [
+            _("giving the %(artefact)s to a fighter", artefact=localised(artefact, "name"))
+            for artefact in am["found"]
+        ]
         if am["perishable"]:
-            out.append(f"a perishable roll for {names(fighters, am['perishable'])}")
+            out.append(
+                _("a perishable roll for %(fighters)s", fighters=names(fighters, am["perishable"]))
+            )
         return out
     # Step 7 owes nothing: the source says a warband *may* take the reward of its point.
     return []
@@ -288,24 +338,49 @@ def reach(state, wb, step, what) -> dict:
         what = what()
     if am is None:
         raise RuleViolation(
-            f"{what} belongs to step {step} ({t.STEPS[step]}) of the "
-            f"aftermath of a battle, and {wb['name']} is not in one"
+            _(
+                "%(what)s belongs to step %(step)s (%(title)s) of the aftermath of a battle, "
+                "and %(warband)s is not in one",
+                what=what,
+                step=step,
+                title=_(t.STEPS[step]),
+                warband=wb["name"],
+            )
         )
     if step < am["step"]:
         raise RuleViolation(
-            f"{what} belongs to step {step} ({t.STEPS[step]}), and "
-            f"{wb['name']} is already at step {am['step']} ({t.STEPS[am['step']]})"
+            _(
+                "%(what)s belongs to step %(step)s (%(title)s), and %(warband)s is already at "
+                "step %(current)s (%(current_title)s)",
+                what=what,
+                step=step,
+                title=_(t.STEPS[step]),
+                warband=wb["name"],
+                current=am["step"],
+                current_title=_(t.STEPS[am["step"]]),
+            )
         )
     while am is not None and am["step"] < step:
         if still := owed(state, wb, am):
             current = am["step"]
             raise RuleViolation(
-                f"step {current} ({t.STEPS[current]}) comes first: "
-                f"{wb['name']} still owes {'; '.join(still)}"
+                _(
+                    "step %(step)s (%(title)s) comes first: %(warband)s still owes %(owed)s",
+                    step=current,
+                    title=_(t.STEPS[current]),
+                    warband=wb["name"],
+                    owed=listed(still),
+                )
             )
         am = _passed(state, wb, am)
     if am is None:
-        raise RuleViolation(f"{what} is not owed: {wb['name']} has finished the aftermath")
+        raise RuleViolation(
+            _(
+                "%(what)s is not owed: %(warband)s has finished the aftermath",
+                what=what,
+                warband=wb["name"],
+            )
+        )
     return am
 
 
@@ -339,9 +414,9 @@ def _progress(state, wb, version):
     point = _next_point(state, wb, am)
     if point is None:
         why = (
-            "lost a battle at its convergence point: no advance"
+            _("lost a battle at its convergence point: no advance")
             if am["lost_at_convergence"]
-            else "its quest is complete"
+            else _("its quest is complete")
         )
         am["report"]["map"] = {"from": here, "to": here, "why": why}
     else:
@@ -349,7 +424,11 @@ def _progress(state, wb, version):
         am["report"]["map"] = {
             "from": here,
             "to": here + 1,
-            "why": f"advanced to {point['name']} ({point['kind']})",
+            "why": _(
+                "advanced to %(point)s (%(kind)s)",
+                point=localised(point, "name"),
+                kind=_(t.POINT_WORDS.get(point["kind"], point["kind"])),
+            ),
         }
         if point["kind"] in ("artefact", "trait"):
             am["reward"] = point["kind"]
@@ -364,9 +443,10 @@ def _complete_quest(state, wb, version):
     quest = quest_of(state, wb)
     wb["quest_complete"] = True
     reward = quest.get("reward") or {}
-    wb["aftermath"]["report"]["quest_reward"] = reward.get("text", "")
+    wb["aftermath"]["report"]["quest_reward"] = localised(reward, "text") or ""
     if reward.get("glory"):
-        _glory(wb, reward["glory"], f"completed the quest {quest['title']}", version)
+        title = localised(quest, "title")
+        _glory(wb, reward["glory"], _("completed the quest %(quest)s", quest=title), version)
 
 
 # -- warbands and fighters ----------------------------------------------------------------------
@@ -377,12 +457,16 @@ def warband_founded(state, event):
     data = event.data
     wid = data["warband"]
     if wid in state["warbands"]:
-        raise RuleViolation(f"there is already a warband {wid!r}")
+        raise RuleViolation(_("there is already a warband %(warband)r", warband=wid))
     quest = data["quest"] or state["quest"]
     quests = state["content"]["quests"]
     if quest not in quests:
         raise RuleViolation(
-            f"there is no quest {quest!r} in this campaign (there are: {', '.join(quests)})"
+            _(
+                "there is no quest %(quest)r in this campaign (there are: %(quests)s)",
+                quest=quest,
+                quests=", ".join(quests),
+            )
         )
     faction_id, found = faction(state, data["faction"])
     state["warbands"][wid] = {
@@ -423,9 +507,11 @@ def fighter_added(state, event):
     wb = warband(state, data["warband"])
     fid, name = data["fighter"], data["name"]
     if wb["aftermath"] is not None:
-        reach(state, wb, 4, lambda: f"adding {name}")
+        reach(state, wb, 4, lambda: _("adding %(fighter)s", fighter=name))
     if fid in wb["fighters"]:
-        raise RuleViolation(f"{wb['name']} already has a fighter {fid!r}")
+        raise RuleViolation(
+            _("%(warband)s already has a fighter %(fighter)r", warband=wb["name"], fighter=fid)
+        )
     if data["faction"]:
         _same_faction(state, wb, data["faction"])
     runemarks, points, is_leader = _recruit(state, wb, data)
@@ -442,26 +528,41 @@ def fighter_added(state, event):
 def _check_recruit(wb, name, runemarks, is_leader):
     if not t.bears(runemarks, wb["runemark"]):
         raise RuleViolation(
-            f"every fighter bears the runemark of the warband's quest "
-            f"({wb['runemark']}); {name} does not"
+            _(
+                "every fighter bears the runemark of the warband's quest (%(runemark)s); "
+                "%(fighter)s does not",
+                runemark=wb["runemark"],
+                fighter=name,
+            )
         )
     if t.bears(runemarks, t.LEADER_RUNEMARK) and not is_leader:
         raise RuleViolation(
-            f"the fighter who bears the leader runemark is the leader; "
-            f"add {name} as the leader or without that runemark"
+            _(
+                "the fighter who bears the leader runemark is the leader; add %(fighter)s as "
+                "the leader or without that runemark",
+                fighter=name,
+            )
         )
     if is_leader:
         current = leader(wb)
         if current:
             raise RuleViolation(
-                f"at most one fighter bears the leader runemark: "
-                f"{wb['name']} already has {wb['fighters'][current]['name']}"
+                _(
+                    "at most one fighter bears the leader runemark: %(warband)s already has "
+                    "%(leader)s",
+                    warband=wb["name"],
+                    leader=wb["fighters"][current]["name"],
+                )
             )
     count = len(wb["active"])
     if count >= t.MAX_FIGHTERS:
         raise RuleViolation(
-            f"a warband holds at most {t.MAX_FIGHTERS} fighters "
-            f"({wb['name']} would have {count + 1})"
+            _(
+                "a warband holds at most %(most)s fighters (%(warband)s would have %(count)s)",
+                most=t.MAX_FIGHTERS,
+                warband=wb["name"],
+                count=count + 1,
+            )
         )
 
 
@@ -498,7 +599,12 @@ def _same_faction(state, wb, given):
         same = named is None and t.mark(given) == t.mark(wb["faction"])
     if not same:
         raise RuleViolation(
-            f"every fighter of {wb['name']} belongs to the {wb['faction']} faction, not {given}"
+            _(
+                "every fighter of %(warband)s belongs to the %(faction)s faction, not %(given)s",
+                warband=wb["name"],
+                faction=wb["faction"],
+                given=given,
+            )
         )
 
 
@@ -511,9 +617,17 @@ def _recruit(state, wb, data) -> tuple[list[str], int, bool]:
     else:
         if data["runemarks"] is None or data["points"] is None:
             raise RuleViolation(
-                f"a custom fighter needs its runemarks and points ({data['name']} lacks "
-                f"{'its runemarks' if data['runemarks'] is None else 'its points'}); "
-                f"or add it from a profile of its faction"
+                _(
+                    "a custom fighter needs its runemarks and points (%(fighter)s lacks its "
+                    "runemarks); or add it from a profile of its faction",
+                    fighter=data["name"],
+                )
+                if data["runemarks"] is None
+                else _(
+                    "a custom fighter needs its runemarks and points (%(fighter)s lacks its "
+                    "points); or add it from a profile of its faction",
+                    fighter=data["name"],
+                )
             )
         runemarks, points, is_leader = list(data["runemarks"]), data["points"], data["leader"]
     if wb.get("faction_runemark"):
@@ -525,21 +639,33 @@ def _from_profile(state, wb, data) -> tuple[list[str], int, bool]:
     known_profiles = profiles(state, wb)
     profile = known_profiles.get(data["profile"])
     if profile is None:
-        known = ", ".join(p["name"] for p in known_profiles.values()) or "none"
+        known = ", ".join(p["name"] for p in known_profiles.values()) or _("none")
         raise RuleViolation(
-            f"the {wb['faction']} faction has no fighter profile {data['profile']!r} "
-            f"(its profiles: {known})"
+            _(
+                "the %(faction)s faction has no fighter profile %(profile)r (its profiles: "
+                "%(profiles)s)",
+                faction=wb["faction"],
+                profile=data["profile"],
+                profiles=known,
+            )
         )
     if data["runemarks"] is not None or data["points"] is not None:
         raise RuleViolation(
-            f"{data['name']} comes from the {profile['name']} profile, which gives its "
-            f"runemarks and points: leave them out, or add a custom fighter"
+            _(
+                "%(fighter)s comes from the %(profile)s profile, which gives its runemarks and "
+                "points: leave them out, or add a custom fighter",
+                fighter=data["name"],
+                profile=localised(profile, "name"),
+            )
         )
     runemarks = list(profile["runemarks"])
     if data["leader"] and not t.bears(runemarks, t.LEADER_RUNEMARK):
         raise RuleViolation(
-            f"the leader comes from a profile bearing the leader runemark, and the "
-            f"{profile['name']} profile does not"
+            _(
+                "the leader comes from a profile bearing the leader runemark, and the "
+                "%(profile)s profile does not",
+                profile=localised(profile, "name"),
+            )
         )
     return runemarks, profile["points"], data["leader"] or t.bears(runemarks, t.LEADER_RUNEMARK)
 
@@ -550,16 +676,24 @@ def fighter_removed(state, event):
     wb = warband(state, data["warband"])
     fighter = fighter_of(wb, data["fighter"])
     if wb["aftermath"] is not None:
-        reach(state, wb, 4, lambda: f"removing {fighter['name']}")
+        reach(state, wb, 4, lambda: _("removing %(fighter)s", fighter=fighter["name"]))
     if fighter["leader"]:
         raise RuleViolation(
-            f"the leader can never be removed ({fighter['name']} leads {wb['name']})"
+            _(
+                "the leader can never be removed (%(fighter)s leads %(warband)s)",
+                fighter=fighter["name"],
+                warband=wb["name"],
+            )
         )
     count = len(wb["active"])
     if count - 1 < t.MIN_FIGHTERS:
         raise RuleViolation(
-            f"a warband holds at least {t.MIN_FIGHTERS} fighters "
-            f"({wb['name']} would have {count - 1})"
+            _(
+                "a warband holds at least %(least)s fighters (%(warband)s would have %(count)s)",
+                least=t.MIN_FIGHTERS,
+                warband=wb["name"],
+                count=count - 1,
+            )
         )
     if wb["aftermath"] is not None:
         _advance(state, wb, 4, event.version)
@@ -575,16 +709,18 @@ def battle_fought(state, event):
     data, version = event.data, event.version
     bid = data["battle"]
     if bid in state["battle_ids"]:
-        raise RuleViolation(f"there is already a battle {bid!r}")
+        raise RuleViolation(_("there is already a battle %(battle)r", battle=bid))
     sides = data["sides"]  # two: the schema says so
     ids = [sides[0]["warband"], sides[1]["warband"]]
     if ids[0] == ids[1]:
-        raise RuleViolation("a warband cannot fight itself")
+        raise RuleViolation(_("a warband cannot fight itself"))
     wbs = (warband(state, ids[0]), warband(state, ids[1]))
     leaders = [_check_side(state, wb, side) for wb, side in zip(wbs, sides, strict=True)]
     winner = data["winner"]
     if winner is not None and winner not in ids:
-        raise RuleViolation(f"the winner must be one of the two warbands, not {winner!r}")
+        raise RuleViolation(
+            _("the winner must be one of the two warbands, not %(winner)r", winner=winner)
+        )
     convergence = _convergence(state, wbs, data["convergence"])
     adversary = None
     if len(convergence) == 1:
@@ -612,28 +748,41 @@ def battle_fought(state, event):
 def _check_side(state, wb, side) -> str:
     """Refuse a side that may not fight as listed; return its warband's leader."""
     if wb["aftermath"] is not None:
-        still = owed(state, wb) or ["the rest of its steps"]
+        still = owed(state, wb) or [_("the rest of its steps")]
         raise RuleViolation(
-            f"{wb['name']} has not finished the aftermath of battle "
-            f"{wb['aftermath']['battle']} (step {wb['aftermath']['step']}: "
-            f"{'; '.join(still)})"
+            _(
+                "%(warband)s has not finished the aftermath of battle %(battle)s (step "
+                "%(step)s: %(owed)s)",
+                warband=wb["name"],
+                battle=wb["aftermath"]["battle"],
+                step=wb["aftermath"]["step"],
+                owed=listed(still),
+            )
         )
     active = wb["active"]
     its_leader = leader(wb)
     if len(active) < t.MIN_FIGHTERS or its_leader is None:
-        raise RuleViolation(
-            f"a warband fights with its leader and at least "
-            f"{t.MIN_FIGHTERS} fighters; {wb['name']} has "
-            f"{len(active)}{'' if its_leader else ' and no leader'}"
+        words = (
+            "a warband fights with its leader and at least %(least)s fighters; %(warband)s "
+            "has %(count)s"
+            if its_leader
+            else "a warband fights with its leader and at least %(least)s fighters; "
+            "%(warband)s has %(count)s and no leader"
         )
+        raise RuleViolation(_(words, least=t.MIN_FIGHTERS, warband=wb["name"], count=len(active)))
     fielded, taken = side["fighters"], side["taken_down"]
     chosen = set(fielded)
     if len(chosen) != len(fielded):
-        raise RuleViolation(f"a fighter of {wb['name']} is listed twice")
+        raise RuleViolation(_("a fighter of %(warband)s is listed twice", warband=wb["name"]))
     if len(fielded) > t.MAX_FIELDED:
         raise RuleViolation(
-            f"a battle fields at most {t.MAX_FIELDED} fighters of a "
-            f"warband ({wb['name']} fielded {len(fielded)})"
+            _(
+                "a battle fields at most %(most)s fighters of a warband (%(warband)s fielded "
+                "%(count)s)",
+                most=t.MAX_FIELDED,
+                warband=wb["name"],
+                count=len(fielded),
+            )
         )
     if not chosen.issubset(active):  # `active` holds exactly the active fighters
         for fid in fielded:
@@ -641,11 +790,15 @@ def _check_side(state, wb, side) -> str:
     if not chosen.issuperset(taken):
         outside = [fid for fid in taken if fid not in chosen]
         raise RuleViolation(
-            f"only fighters who took part can be taken down "
-            f"({', '.join(outside)} of {wb['name']} did not fight)"
+            _(
+                "only fighters who took part can be taken down (%(fighters)s of %(warband)s "
+                "did not fight)",
+                fighters=", ".join(outside),
+                warband=wb["name"],
+            )
         )
     if len(set(taken)) != len(taken):
-        raise RuleViolation(f"a fighter of {wb['name']} is taken down twice")
+        raise RuleViolation(_("a fighter of %(warband)s is taken down twice", warband=wb["name"]))
     return its_leader
 
 
@@ -682,7 +835,7 @@ def _battle_glory(wb, enemy, winner, enemy_side, enemy_leader, bid, version) -> 
     out = []
     for amount, cause in lines:
         out.append({"amount": amount, "cause": cause})
-        _glory(wb, amount, f"{cause} (battle {bid})", version)
+        _glory(wb, amount, _("%(cause)s (battle %(battle)s)", cause=cause, battle=bid), version)
     return out
 
 
@@ -753,11 +906,17 @@ def _convergence(state, wbs, named) -> list[str]:
     at = [wb["id"] for wb in wbs if convergence_point(state, wb) is not None]
     for wid in named:
         if wid not in (wbs[0]["id"], wbs[1]["id"]):
-            raise RuleViolation(f"{wid!r} did not fight in this battle")
+            raise RuleViolation(_("%(warband)r did not fight in this battle", warband=wid))
         if wid not in at:
             wb = state["warbands"][wid]
             point = quest_of(state, wb)["map"][wb["map_position"]]
-            raise RuleViolation(f"{wb['name']} is at {point['name']}, not at a convergence point")
+            raise RuleViolation(
+                _(
+                    "%(warband)s is at %(point)s, not at a convergence point",
+                    warband=wb["name"],
+                    point=localised(point, "name"),
+                )
+            )
     if len(at) < 2 or not named:
         return at
     return [wid for wid in at if wid in named]
@@ -770,8 +929,13 @@ def _muster(state, wbs, sides):
         limit = muster_limit(state, wb, enemy["id"])
         if points > limit:
             raise RuleViolation(
-                f"a warband musters at most {limit} points for this battle "
-                f"({wb['name']} fielded {points})"
+                _(
+                    "a warband musters at most %(limit)s points for this battle (%(warband)s "
+                    "fielded %(points)s)",
+                    limit=limit,
+                    warband=wb["name"],
+                    points=points,
+                )
             )
 
 
@@ -782,34 +946,57 @@ def reinforcements_bought(state, event):
     enemy = warband(state, data["against"])
     points = data["points"]
     if enemy is wb:
-        raise RuleViolation("a warband buys reinforcements against another warband")
+        raise RuleViolation(_("a warband buys reinforcements against another warband"))
     if wb["aftermath"] is not None:
         raise RuleViolation(
-            f"reinforcements are bought before mustering for a battle, and {wb['name']} "
-            f"is in the aftermath of battle {wb['aftermath']['battle']}"
+            _(
+                "reinforcements are bought before mustering for a battle, and %(warband)s is "
+                "in the aftermath of battle %(battle)s",
+                warband=wb["name"],
+                battle=wb["aftermath"]["battle"],
+            )
         )
     if len(wb["territories"]) >= len(enemy["territories"]):
         raise RuleViolation(
-            f"only the warband with fewer territories buys reinforcements: "
-            f"{wb['name']} holds {len(wb['territories'])} and {enemy['name']} "
-            f"{len(enemy['territories'])}"
+            _(
+                "only the warband with fewer territories buys reinforcements: %(warband)s "
+                "holds %(held)s and %(enemy)s %(enemy_held)s",
+                warband=wb["name"],
+                held=len(wb["territories"]),
+                enemy=enemy["name"],
+                enemy_held=len(enemy["territories"]),
+            )
         )
     cost = _reinforcement_price(state, points)
     bought = wb["reinforcements"]
     if bought is not None:
         if state["rules"] == t.FIRST_RULES:
             raise RuleViolation(
-                f"{wb['name']} has already bought reinforcements for its next battle"
+                _(
+                    "%(warband)s has already bought reinforcements for its next battle",
+                    warband=wb["name"],
+                )
             )
         price = t.reinforcement_price(state["rules"], bought["points"])
         raise RuleViolation(
-            f"a warband spends at most {t.MAX_REINFORCEMENT_GLORY} glory on reinforcements "
-            f"for a battle, in one purchase: {wb['name']} has already bought "
-            f"{bought['points']} points for {price} glory for its next battle"
+            _(
+                "a warband spends at most %(most)s glory on reinforcements for a battle, in one "
+                "purchase: %(warband)s has already bought %(points)s points for %(price)s "
+                "glory for its next battle",
+                most=t.MAX_REINFORCEMENT_GLORY,
+                warband=wb["name"],
+                points=bought["points"],
+                price=price,
+            )
         )
-    _spend(wb, cost, f"{points} points of reinforcements")
+    _spend(wb, cost, _("%(points)s points of reinforcements", points=points))
     wb["reinforcements"] = {"against": enemy["id"], "points": points, "version": version}
-    _glory(wb, -cost, f"bought {points} points of reinforcements against {enemy['name']}", version)
+    bought_words = _(
+        "bought %(points)s points of reinforcements against %(enemy)s",
+        points=points,
+        enemy=enemy["name"],
+    )
+    _glory(wb, -cost, bought_words, version)
 
 
 def _reinforcement_price(state, points) -> int:
@@ -819,14 +1006,23 @@ def _reinforcement_price(state, points) -> int:
         return cost
     if state["rules"] == t.FIRST_RULES:
         raise RuleViolation(
-            f"reinforcements come {t.REINFORCEMENT_POINTS_PER_GLORY} points for each glory"
+            _(
+                "reinforcements come %(rate)s points for each glory",
+                rate=t.REINFORCEMENT_POINTS_PER_GLORY,
+            )
         )
-    offers = " or ".join(
-        f"{extra} points for {glory} glory" for extra, glory in t.REINFORCEMENTS.items()
-    )
+    offers = [
+        _("%(points)s points for %(glory)s glory", points=extra, glory=glory)
+        for extra, glory in t.REINFORCEMENTS.items()
+    ]
     raise RuleViolation(
-        f"reinforcements come as {offers} (at most {t.MAX_REINFORCEMENT_GLORY} glory a "
-        f"battle), not {points} points"
+        _(
+            "reinforcements come as %(offers)s (at most %(most)s glory a battle), not "
+            "%(points)s points",
+            offers=_("%(first)s or %(second)s", first=offers[0], second=offers[1]),
+            most=t.MAX_REINFORCEMENT_GLORY,
+            points=points,
+        )
     )
 
 
@@ -838,17 +1034,24 @@ def territory_conquered(state, event):
     data, version = event.data, event.version
     wb = warband(state, data["warband"])
     territory = data["territory"]
-    reach(state, wb, 1, "conquering a territory")
+    reach(state, wb, 1, _("conquering a territory"))
     if len(wb["territories"]) >= t.MAX_TERRITORIES:
         raise RuleViolation(
-            f"a warband holds at most {t.MAX_TERRITORIES} territories "
-            f"({wb['name']} already holds {len(wb['territories'])})"
+            _(
+                "a warband holds at most %(most)s territories (%(warband)s already holds "
+                "%(count)s)",
+                most=t.MAX_TERRITORIES,
+                warband=wb["name"],
+                count=len(wb["territories"]),
+            )
         )
     if territory in wb["territories"]:
-        raise RuleViolation(f"{wb['name']} already holds {territory}")
-    _spend(wb, t.TERRITORY_PRICE, f"conquering {territory}")
+        raise RuleViolation(
+            _("%(warband)s already holds %(territory)s", warband=wb["name"], territory=territory)
+        )
+    _spend(wb, t.TERRITORY_PRICE, _("conquering %(territory)s", territory=territory))
     wb["territories"].append(territory)
-    _glory(wb, -t.TERRITORY_PRICE, f"conquered {territory}", version)
+    _glory(wb, -t.TERRITORY_PRICE, _("conquered %(territory)s", territory=territory), version)
     wb["aftermath"]["report"]["territories"].append(territory)
 
 
@@ -859,13 +1062,18 @@ def aftermath_step_completed(state, event):
     step = data["step"]
     if step == 6:
         raise RuleViolation(
-            "step 6 (progress on the campaign map) passes by itself once step 5 is complete"
+            _("step 6 (progress on the campaign map) passes by itself once step 5 is complete")
         )
-    am = reach(state, wb, step, lambda: f"completing step {step}")
+    am = reach(state, wb, step, lambda: _("completing step %(step)s", step=step))
     if still := owed(state, wb, am):
         raise RuleViolation(
-            f"step {step} ({t.STEPS[step]}) is not complete: "
-            f"{wb['name']} still owes {'; '.join(still)}"
+            _(
+                "step %(step)s (%(title)s) is not complete: %(warband)s still owes %(owed)s",
+                step=step,
+                title=_(t.STEPS[step]),
+                warband=wb["name"],
+                owed=listed(still),
+            )
         )
     _advance(state, wb, step, version)
     if step == 7:  # the warband declines the reward of its map point: the aftermath is over
@@ -883,26 +1091,53 @@ def _roll_for(state, data, step, owed_key, what) -> tuple[dict, dict, dict]:
     fid = data["fighter"]
     wb = warband(state, data["warband"])
     fighter = wb["fighters"].get(fid) or fighter_of(wb, fid)
-    am = reach(state, wb, step, lambda: f"{what} for {fighter['name']}")
+    am = reach(state, wb, step, lambda: _(ROLLS[what][0], fighter=fighter["name"]))
     _same_battle(wb, am, data["battle"])
     if fid not in am[owed_key]:
         raise RuleViolation(
-            f"{fighter['name']} owes no {what} (owed: "
-            f"{names(wb['fighters'], am[owed_key]) or 'none'})"
+            _(
+                ROLLS[what][1],
+                fighter=fighter["name"],
+                owed=names(wb["fighters"], am[owed_key]) or _("none"),
+            )
         )
     return wb, fighter, am
 
 
+# Each roll as a refusal names it: made for a fighter, and owed by one.
+ROLLS = {
+    "injury roll": (
+        N_("injury roll for %(fighter)s"),
+        N_("%(fighter)s owes no injury roll (owed: %(owed)s)"),
+    ),
+    "destiny roll": (
+        N_("destiny roll for %(fighter)s"),
+        N_("%(fighter)s owes no destiny roll (owed: %(owed)s)"),
+    ),
+    "perishable roll": (
+        N_("perishable roll for %(fighter)s"),
+        N_("%(fighter)s owes no perishable roll (owed: %(owed)s)"),
+    ),
+}
+
+
 def _same_battle(wb, am, bid):
     if bid is not None and bid != am["battle"]:
-        raise RuleViolation(f"{wb['name']} is in the aftermath of battle {am['battle']}, not {bid}")
+        raise RuleViolation(
+            _(
+                "%(warband)s is in the aftermath of battle %(battle)s, not %(other)s",
+                warband=wb["name"],
+                battle=am["battle"],
+                other=bid,
+            )
+        )
 
 
 @handlers.on("InjuryRolled")
 def injury_rolled(state, event):
     data, version = event.data, event.version
     fid, dice = data["fighter"], data["dice"]
-    wb, fighter, _ = _roll_for(state, data, 2, "injuries", "injury roll")
+    wb, fighter, _am = _roll_for(state, data, 2, "injuries", "injury roll")
     _advance(state, wb, 2, version)
     outcome = t.injury(dice, fighter["leader"])
     if outcome == t.KILLED:
@@ -918,7 +1153,7 @@ def injury_rolled(state, event):
 def destiny_rolled(state, event):
     data, version = event.data, event.version
     fid, dice = data["fighter"], data["dice"]
-    wb, fighter, _ = _roll_for(state, data, 3, "destiny", "destiny roll")
+    wb, fighter, _am = _roll_for(state, data, 3, "destiny", "destiny roll")
     _advance(state, wb, 3, version)
     gained = t.destiny_gained(dice)
     if gained:
@@ -942,10 +1177,12 @@ def _rolled(state, wb, owed_key, entry, version):
 @handlers.on("PerishableRolled")
 def perishable_rolled(state, event):
     data = event.data
-    wb, fighter, _ = _roll_for(state, data, 5, "perishable", "perishable roll")
+    wb, fighter, _am = _roll_for(state, data, 5, "perishable", "perishable roll")
     artefact = fighter["lesser_artefact"]
     if (artefact or {}).get("kind") != "fragile":
-        raise RuleViolation(f"{fighter['name']} holds no fragile artefact to roll for")
+        raise RuleViolation(
+            _("%(fighter)s holds no fragile artefact to roll for", fighter=fighter["name"])
+        )
     _advance(state, wb, 5, event.version)
     crumbles = t.perishable_crumbles(data["dice"])
     if crumbles:
@@ -967,7 +1204,7 @@ def perishable_rolled(state, event):
 def search_rolled(state, event):
     data, version = event.data, event.version
     wb = warband(state, data["warband"])
-    am = reach(state, wb, 5, "searching the battlefield")
+    am = reach(state, wb, 5, _("searching the battlefield"))
     _same_battle(wb, am, data["battle"])
     _check_search(wb, am, data)
     _advance(state, wb, 5, version)
@@ -976,17 +1213,20 @@ def search_rolled(state, event):
         am["adversary_search"] = False
     elif data["extra"]:
         am["extra_searched"] = True
-        _glory(wb, -t.EXTRA_SEARCH_PRICE, f"bought another search (battle {am['battle']})", version)
+        bought = _("bought another search (battle %(battle)s)", battle=am["battle"])
+        _glory(wb, -t.EXTRA_SEARCH_PRICE, bought, version)
     else:
         am["searched"] = True
     entry = t.search(state["content"]["lesser_artefacts"], data["dice"])
     found = None
     if entry is not None:
         found = {"name": entry["name"], "kind": entry["kind"], "effect": entry["effect"]}
+        if entry.get("i18n"):
+            found["i18n"] = entry["i18n"]
         if entry["kind"] != "instant":
             am["found"].append(found)
         elif entry.get("glory"):
-            _glory(wb, entry["glory"], f"found {entry['name']}", version)
+            _glory(wb, entry["glory"], _("found %(artefact)s", artefact=localised(entry)), version)
     am["report"]["searches"].append(
         {
             "dice": data["dice"],
@@ -1004,26 +1244,42 @@ def _check_search(wb, am, data):
     if data["adversary"]:
         if data["extra"]:
             raise RuleViolation(
-                "the Adversary's search after a convergence battle is free: it is not "
-                "a bought search"
+                _(
+                    "the Adversary's search after a convergence battle is free: it is not a "
+                    "bought search"
+                )
             )
         if not am["adversary_search"]:
             raise RuleViolation(
-                f"only the Adversary of a convergence battle searches once more for "
-                f"nothing, and {wb['name']} was not the Adversary of battle {am['battle']}"
+                _(
+                    "only the Adversary of a convergence battle searches once more for nothing, "
+                    "and %(warband)s was not the Adversary of battle %(battle)s",
+                    warband=wb["name"],
+                    battle=am["battle"],
+                )
             )
     elif data["extra"]:
         if not am["searched"]:
-            raise RuleViolation(f"{wb['name']} searches once before buying another search")
+            raise RuleViolation(
+                _("%(warband)s searches once before buying another search", warband=wb["name"])
+            )
         if am["extra_searched"]:
             raise RuleViolation(
-                f"a warband may buy one more search after a battle, and {wb['name']} has bought it"
+                _(
+                    "a warband may buy one more search after a battle, and %(warband)s has "
+                    "bought it",
+                    warband=wb["name"],
+                )
             )
-        _spend(wb, t.EXTRA_SEARCH_PRICE, "another search")
+        _spend(wb, t.EXTRA_SEARCH_PRICE, _("another search"))
     elif am["searched"]:
         raise RuleViolation(
-            f"{wb['name']} has searched the battlefield once; another "
-            f"search costs {t.EXTRA_SEARCH_PRICE} glory (an extra search)"
+            _(
+                "%(warband)s has searched the battlefield once; another search costs "
+                "%(price)s glory (an extra search)",
+                warband=wb["name"],
+                price=t.EXTRA_SEARCH_PRICE,
+            )
         )
 
 
@@ -1034,20 +1290,29 @@ def _check_search(wb, am, data):
 def artefact_given(state, event):
     data, version = event.data, event.version
     wb = warband(state, data["warband"])
-    am = reach(state, wb, 5, "giving a found artefact")
+    am = reach(state, wb, 5, _("giving a found artefact"))
     name = data["artefact"]
     found = next((f for f in am["found"] if f["name"] == name), None)
     if found is None:
-        pending = ", ".join(a["name"] for a in am["found"]) or "nothing"
+        pending = ", ".join(a["name"] for a in am["found"]) or _("nothing")
         raise RuleViolation(
-            f"{wb['name']} found no {name} to give (waiting to be given: {pending})"
+            _(
+                "%(warband)s found no %(artefact)s to give (waiting to be given: %(pending)s)",
+                warband=wb["name"],
+                artefact=name,
+                pending=pending,
+            )
         )
     fighter = fighter_of(wb, data["fighter"])
     held = fighter["lesser_artefact"]
     if held:
         raise RuleViolation(
-            f"a fighter holds at most one lesser artefact: "
-            f"{fighter['name']} holds the {held['name']} (discard it first)"
+            _(
+                "a fighter holds at most one lesser artefact: %(fighter)s holds the "
+                "%(artefact)s (discard it first)",
+                fighter=fighter["name"],
+                artefact=localised(held),
+            )
         )
     _advance(state, wb, 5, version)
     am = wb["aftermath"]
@@ -1071,10 +1336,16 @@ def artefact_used(state, event):
     fighter = fighter_of(wb, data["fighter"])
     held = fighter["lesser_artefact"]
     if held is None:
-        raise RuleViolation(f"{fighter['name']} holds no lesser artefact to use")
+        raise RuleViolation(
+            _("%(fighter)s holds no lesser artefact to use", fighter=fighter["name"])
+        )
     if held["kind"] != "single-use":
         raise RuleViolation(
-            f"only a single-use artefact is used up; the {held['name']} is {held['kind']}"
+            _(
+                "only a single-use artefact is used up; the %(artefact)s is %(kind)s",
+                artefact=localised(held),
+                kind=_(t.KIND_WORDS.get(held["kind"], held["kind"])),
+            )
         )
     _artefact_gone(wb, data["fighter"])
     fighter["lesser_artefact"] = None
@@ -1089,8 +1360,12 @@ def artefact_discarded(state, event):
     lesser = data["discarded"] == "lesser"
     key = "lesser_artefact" if lesser else "artefact_of_power"
     if fighter[key] is None:
-        kind = "lesser artefact" if lesser else "artefact of power"
-        raise RuleViolation(f"{fighter['name']} holds no {kind} to discard")
+        words = (
+            _("%(fighter)s holds no lesser artefact to discard", fighter=fighter["name"])
+            if lesser
+            else _("%(fighter)s holds no artefact of power to discard", fighter=fighter["name"])
+        )
+        raise RuleViolation(words)
     if lesser:
         _artefact_gone(wb, data["fighter"])
     fighter["dropped"] = fighter[key]["name"]
@@ -1105,21 +1380,28 @@ def artefact_passed(state, event):
     receiver = fighter_of(wb, data["receiver"])
     if data["artefact"] == "lesser":
         raise RuleViolation(
-            "fighters cannot pass lesser artefacts to each other; only an "
-            "artefact of power may be passed"
+            _(
+                "fighters cannot pass lesser artefacts to each other; only an artefact of "
+                "power may be passed"
+            )
         )
     if data["giver"] == data["receiver"]:
-        raise RuleViolation("a fighter cannot pass an artefact to itself")
+        raise RuleViolation(_("a fighter cannot pass an artefact to itself"))
     if giver["artefact_of_power"] is None:
-        raise RuleViolation(f"{giver['name']} holds no artefact of power to pass")
+        raise RuleViolation(
+            _("%(fighter)s holds no artefact of power to pass", fighter=giver["name"])
+        )
     _has_room(receiver)
     am = wb["aftermath"]
     if am is None or am["step"] > 7 or (am["step"] == 7 and am["reward"] != "artefact"):
         raise RuleViolation(
-            f"an artefact of power is passed between fighters only to make room for a new "
-            f"one, and {wb['name']} is gaining none now"
+            _(
+                "an artefact of power is passed between fighters only to make room for a new "
+                "one, and %(warband)s is gaining none now",
+                warband=wb["name"],
+            )
         )
-    _reward(state, wb, "artefact", "passing an artefact of power")
+    _reward(state, wb, "artefact", _("passing an artefact of power"))
     _advance(state, wb, 7, event.version)
     wb["aftermath"]["room_for"] = data["giver"]
     receiver["artefact_of_power"], giver["artefact_of_power"] = giver["artefact_of_power"], None
@@ -1128,8 +1410,11 @@ def artefact_passed(state, event):
 def _has_room(receiver):
     if receiver["artefact_of_power"] is not None:
         raise RuleViolation(
-            f"a fighter holds at most one artefact of power: {receiver['name']} holds "
-            f"the {receiver['artefact_of_power']['name']}"
+            _(
+                "a fighter holds at most one artefact of power: %(fighter)s holds the %(artefact)s",
+                fighter=receiver["name"],
+                artefact=localised(receiver["artefact_of_power"]),
+            )
         )
 
 
@@ -1137,10 +1422,14 @@ def _reward(state, wb, kind, what) -> tuple[dict, dict]:
     """The quest and the aftermath (at step 7) of a reward of `kind` the warband may take."""
     am = reach(state, wb, 7, what)
     if am["reward"] != kind:
-        rewards = {"artefact": "an artefact of power", "trait": "a command trait"}
+        rewards = {"artefact": _("an artefact of power"), "trait": _("a command trait")}
         raise RuleViolation(
-            f"{wb['name']} reached a point that gives "
-            f"{rewards.get(am['reward'], 'nothing')}, not {rewards[kind]}"
+            _(
+                "%(warband)s reached a point that gives %(gives)s, not %(wanted)s",
+                warband=wb["name"],
+                gives=rewards.get(am["reward"], _("nothing")),
+                wanted=rewards[kind],
+            )
         )
     return quest_of(state, wb), am
 
@@ -1149,13 +1438,17 @@ def _reward(state, wb, kind, what) -> tuple[dict, dict]:
 def artefact_of_power_gained(state, event):
     data, version = event.data, event.version
     wb = warband(state, data["warband"])
-    quest, am = _reward(state, wb, "artefact", "gaining an artefact of power")
+    quest, am = _reward(state, wb, "artefact", _("gaining an artefact of power"))
     table = {a["id"]: a for a in quest["artefacts_of_power"]}
     artefact = table.get(data["artefact"])
     if artefact is None:
         raise RuleViolation(
-            f"the quest {quest['title']} has no artefact of power "
-            f"{data['artefact']!r} (it has: {', '.join(table)})"
+            _(
+                "the quest %(quest)s has no artefact of power %(artefact)r (it has: %(known)s)",
+                quest=localised(quest, "title"),
+                artefact=data["artefact"],
+                known=", ".join(table),
+            )
         )
     fighter = fighter_of(wb, data["fighter"])
     receiver = _check_new_artefact(wb, am, fighter, artefact, data)
@@ -1166,7 +1459,7 @@ def artefact_of_power_gained(state, event):
     fighter["career"]["finds"].append(artefact["name"])
     wb["aftermath"]["report"]["reward"] = {
         "kind": "artefact",
-        "name": artefact["name"],
+        "name": localised(artefact),
         "fighter": data["fighter"],
     }
     _finish(state, wb)
@@ -1179,28 +1472,40 @@ def _check_new_artefact(wb, am, fighter, artefact, data) -> dict | None:
     for fid in wb["active"]:  # the dead and removed hold nothing (`_lose_fighter`)
         held = fighters[fid]["artefact_of_power"]
         if held is not None and held.get("id") == artefact["id"]:
-            raise RuleViolation(f"{fighters[fid]['name']} already holds the {artefact['name']}")
-    check_made_room(wb, am, data["fighter"], artefact["name"])
+            raise RuleViolation(
+                _(
+                    "%(fighter)s already holds the %(artefact)s",
+                    fighter=fighters[fid]["name"],
+                    artefact=localised(artefact),
+                )
+            )
+    check_made_room(wb, am, data["fighter"], localised(artefact))
     if data["pass_to"] is not None:
         return _room(wb, fighter, data["pass_to"])
     if fighter["artefact_of_power"] is not None:
         raise RuleViolation(
-            f"a fighter holds at most one artefact of power: "
-            f"{fighter['name']} holds the "
-            f"{fighter['artefact_of_power']['name']} (pass it to make room, or discard "
-            f"it first)"
+            _(
+                "a fighter holds at most one artefact of power: %(fighter)s holds the "
+                "%(artefact)s (pass it to make room, or discard it first)",
+                fighter=fighter["name"],
+                artefact=localised(fighter["artefact_of_power"]),
+            )
         )
     return None
 
 
-def check_made_room(wb, am, fid, artefact_name="new artefact of power"):
+def check_made_room(wb, am, fid, artefact_name=None):
     """Refuse the new artefact of power for any fighter but the one who made room for it."""
     room_for = am.get("room_for") if am else None
     if room_for is not None and room_for != fid:
         name = wb["fighters"][room_for]["name"]
         raise RuleViolation(
-            f"{name} passed on an artefact of power to make room "
-            f"for the new one: the {artefact_name} goes to {name}"
+            _(
+                "%(fighter)s passed on an artefact of power to make room for the new one: "
+                "the %(artefact)s goes to %(fighter)s",
+                fighter=name,
+                artefact=artefact_name or _("new artefact of power"),
+            )
         )
 
 
@@ -1209,10 +1514,13 @@ def _room(wb, fighter, pass_to) -> dict:
     receiver = fighter_of(wb, pass_to)
     if fighter["artefact_of_power"] is None:
         raise RuleViolation(
-            f"{fighter['name']} holds no artefact of power to pass: there is room already"
+            _(
+                "%(fighter)s holds no artefact of power to pass: there is room already",
+                fighter=fighter["name"],
+            )
         )
     if receiver is fighter:
-        raise RuleViolation("a fighter cannot pass an artefact to itself")
+        raise RuleViolation(_("a fighter cannot pass an artefact to itself"))
     _has_room(receiver)
     return receiver
 
@@ -1221,17 +1529,27 @@ def _room(wb, fighter, pass_to) -> dict:
 def command_trait_gained(state, event):
     data, version = event.data, event.version
     wb = warband(state, data["warband"])
-    quest, _ = _reward(state, wb, "trait", "gaining a command trait")
+    quest, _am = _reward(state, wb, "trait", _("gaining a command trait"))
     table = {c["id"]: c for c in quest["command_traits"]}
     trait = table.get(data["trait"])
     if trait is None:
         raise RuleViolation(
-            f"the quest {quest['title']} has no command trait "
-            f"{data['trait']!r} (it has: {', '.join(table)})"
+            _(
+                "the quest %(quest)s has no command trait %(trait)r (it has: %(known)s)",
+                quest=localised(quest, "title"),
+                trait=data["trait"],
+                known=", ".join(table),
+            )
         )
     for other in wb["fighters"].values():
         if other["status"] == "active" and (other["command_trait"] or {}).get("id") == trait["id"]:
-            raise RuleViolation(f"{other['name']} already has the trait {trait['name']}")
+            raise RuleViolation(
+                _(
+                    "%(fighter)s already has the trait %(trait)s",
+                    fighter=other["name"],
+                    trait=localised(trait),
+                )
+            )
     leader_id = leader(wb)
     target = trait_bearer(wb, leader_id, data["fighter"])
     _advance(state, wb, 7, version)
@@ -1245,7 +1563,7 @@ def command_trait_gained(state, event):
     wb["fighters"][target]["command_trait"] = dict(trait, since=version)
     wb["aftermath"]["report"]["reward"] = {
         "kind": "trait",
-        "name": trait["name"],
+        "name": localised(trait),
         "fighter": target,
         "favoured": target != leader_id,
     }
@@ -1259,19 +1577,28 @@ def trait_bearer(wb, leader_id, named) -> str:
     if its_leader["command_trait"] is None:
         if named not in (None, leader_id):
             raise RuleViolation(
-                f"a command trait belongs to the leader while the leader "
-                f"has none: it goes to {its_leader['name']}"
+                _(
+                    "a command trait belongs to the leader while the leader has none: it goes "
+                    "to %(leader)s",
+                    leader=its_leader["name"],
+                )
             )
         return leader_id
     if named is None:
         raise RuleViolation(
-            f"the leader {its_leader['name']} already has a command trait: "
-            f"name a favoured warrior to take this one"
+            _(
+                "the leader %(leader)s already has a command trait: name a favoured warrior to "
+                "take this one",
+                leader=its_leader["name"],
+            )
         )
     if named == leader_id:
         raise RuleViolation(
-            f"the leader holds at most one command trait; "
-            f"{its_leader['name']} has {its_leader['command_trait']['name']}"
+            _(
+                "the leader holds at most one command trait; %(leader)s has %(trait)s",
+                leader=its_leader["name"],
+                trait=localised(its_leader["command_trait"]),
+            )
         )
     fighter_of(wb, named)
     return named
@@ -1284,22 +1611,33 @@ def quest_begun(state, event):
     quests = state["content"]["quests"]
     quest = quests.get(data["quest"])
     if quest is None:
-        raise RuleViolation(f"there is no quest {data['quest']!r} in this campaign")
+        raise RuleViolation(_("there is no quest %(quest)r in this campaign", quest=data["quest"]))
     if wb["aftermath"] is not None:
         raise RuleViolation(
-            f"{wb['name']} begins a new quest after the aftermath of "
-            f"battle {wb['aftermath']['battle']}"
+            _(
+                "%(warband)s begins a new quest after the aftermath of battle %(battle)s",
+                warband=wb["name"],
+                battle=wb["aftermath"]["battle"],
+            )
         )
     if not wb["quest_complete"]:
         raise RuleViolation(
-            f"{wb['name']} begins a new quest only once its quest is "
-            f"complete (it is at point {wb['map_position'] + 1} of 12)"
+            _(
+                "%(warband)s begins a new quest only once its quest is complete (it is at "
+                "point %(point)s of 12)",
+                warband=wb["name"],
+                point=wb["map_position"] + 1,
+            )
         )
     published = state["rules"] != t.FIRST_RULES
     if published and data["quest"] in (*wb["quests_completed"], wb["quest"]):
         raise RuleViolation(
-            f"a warband never begins again a quest it has completed: {wb['name']} has "
-            f"completed {quest['title']}"
+            _(
+                "a warband never begins again a quest it has completed: %(warband)s has "
+                "completed %(quest)s",
+                warband=wb["name"],
+                quest=localised(quest, "title"),
+            )
         )
     lacking = [
         wb["fighters"][fid]["name"]
@@ -1308,8 +1646,12 @@ def quest_begun(state, event):
     ]
     if lacking:
         raise RuleViolation(
-            f"every fighter bears the runemark of the warband's quest "
-            f"({quest['runemark']}); {', '.join(lacking)} do not"
+            _(
+                "every fighter bears the runemark of the warband's quest (%(runemark)s); "
+                "%(fighters)s do not",
+                runemark=quest["runemark"],
+                fighters=", ".join(lacking),
+            )
         )
     wb["quests_completed"].append(wb["quest"])
     wb["quest"], wb["runemark"] = data["quest"], quest["runemark"]
@@ -1319,7 +1661,8 @@ def quest_begun(state, event):
         # new quest with no territories and no glory.
         wb["territories"] = []
         if wb["glory"]:
-            _glory(wb, -wb["glory"], f"began the quest {quest['title']}", event.version)
+            began = _("began the quest %(quest)s", quest=localised(quest, "title"))
+            _glory(wb, -wb["glory"], began, event.version)
 
 
 # -- a slip put right ---------------------------------------------------------------------------
@@ -1333,18 +1676,28 @@ def fighter_corrected(state, event):
     name, points = data["name"], data["points"]
     if name is None and points is None:
         raise RuleViolation(
-            f"a correction gives {fighter['name']}'s right name or points (or both)"
+            _(
+                "a correction gives %(fighter)s's right name or points (or both)",
+                fighter=fighter["name"],
+            )
         )
     if points is not None and fighter["profile"] is not None and points != fighter["points"]:
         profile = profiles(state, wb).get(fighter["profile"], {})
         raise RuleViolation(
-            f"{fighter['name']} comes from the {profile.get('name', fighter['profile'])} "
-            f"profile, which gives its points ({fighter['points']}): they cannot be corrected"
+            _(
+                "%(fighter)s comes from the %(profile)s profile, which gives its points "
+                "(%(points)s): they cannot be corrected",
+                fighter=fighter["name"],
+                profile=localised(profile) or fighter["profile"],
+                points=fighter["points"],
+            )
         )
     if (name is None or name == fighter["name"]) and (
         points is None or points == fighter["points"]
     ):
-        raise RuleViolation(f"{fighter['name']} already has that name and those points")
+        raise RuleViolation(
+            _("%(fighter)s already has that name and those points", fighter=fighter["name"])
+        )
     fighter["was"] = {"name": fighter["name"], "points": fighter["points"]}
     if name is not None:
         fighter["name"] = name
@@ -1370,8 +1723,14 @@ def _content_part(state, key) -> dict:
 def content_faction(state, fid) -> dict:
     found = (state["content"].get("factions") or {}).get(fid)
     if found is None:
-        known = ", ".join(state["content"].get("factions") or {}) or "none"
-        raise RuleViolation(f"there is no faction {fid!r} in this campaign (there are: {known})")
+        known = ", ".join(state["content"].get("factions") or {}) or _("none")
+        raise RuleViolation(
+            _(
+                "there is no faction %(faction)r in this campaign (there are: %(known)s)",
+                faction=fid,
+                known=known,
+            )
+        )
     return found
 
 
@@ -1396,7 +1755,7 @@ def factions_imported(state, event):
         profiles_ = dict(old.get("profiles") or {})
         profiles_.update((pid, _profile(p)) for pid, p in body["profiles"].items())
         faction = {key: body[key] for key in ("name", "runemark", "summary", "grand_alliance")}
-        known[fid] = dict(old, **faction, profiles=profiles_)
+        known[fid] = dict(_own_words(old), **faction, profiles=profiles_)
 
 
 def check_ranges(faction_name, profiles_) -> None:
@@ -1404,9 +1763,14 @@ def check_ranges(faction_name, profiles_) -> None:
         for weapon in profile.get("weapons") or []:
             if weapon["min_range"] > weapon["max_range"]:
                 raise RuleViolation(
-                    f"a weapon of {profile['name']} ({faction_name}) reaches from "
-                    f"{weapon['min_range']} to {weapon['max_range']} inches: the least range "
-                    f"comes first"
+                    _(
+                        "a weapon of %(profile)s (%(faction)s) reaches from %(least)s to "
+                        "%(most)s inches: the least range comes first",
+                        profile=profile["name"],
+                        faction=faction_name,
+                        least=weapon["min_range"],
+                        most=weapon["max_range"],
+                    )
                 )
 
 
@@ -1415,12 +1779,20 @@ def faction_defined(state, event):
     data = event.data
     for other_id, other in (state["content"].get("factions") or {}).items():
         if other_id != data["faction"] and t.mark(other["name"]) == t.mark(data["name"]):
-            raise RuleViolation(f"there is already a faction called {other['name']}")
+            raise RuleViolation(
+                _("there is already a faction called %(faction)s", faction=other["name"])
+            )
     known = _content_part(state, "factions")
     old = known.get(data["faction"]) or {"profiles": {}}
     known[data["faction"]] = dict(
-        old, name=data["name"], runemark=data["runemark"], summary=data["summary"]
+        _own_words(old), name=data["name"], runemark=data["runemark"], summary=data["summary"]
     )
+
+
+def _own_words(entry: dict) -> dict:
+    """An entry of the content without the pack's versions of its words in other languages:
+    the organiser's words replace the pack's, and its versions would tell the old ones."""
+    return {key: value for key, value in entry.items() if key != "i18n"}
 
 
 @handlers.on("ProfileDefined")
@@ -1439,7 +1811,7 @@ def artefact_defined(state, event):
     data = event.data
     quest = state["content"]["quests"].get(data["quest"])
     if quest is None:
-        raise RuleViolation(f"there is no quest {data['quest']!r} in this campaign")
+        raise RuleViolation(_("there is no quest %(quest)r in this campaign", quest=data["quest"]))
     artefact = {"id": data["artefact"], "name": data["name"], "effect": data["effect"]}
     table = [a for a in quest["artefacts_of_power"] if a["id"] != data["artefact"]]
     _content_part(state, "quests")[data["quest"]] = dict(
@@ -1464,7 +1836,11 @@ def quest_defined(state, event):
     for wb in state["warbands"].values():
         if wb["quest"] == data["quest"] and not t.mark(wb["runemark"]) == t.mark(data["runemark"]):
             raise RuleViolation(
-                f"{wb['name']} follows the quest {data['quest']!r}: its runemark stays "
-                f"{wb['runemark']}"
+                _(
+                    "%(warband)s follows the quest %(quest)r: its runemark stays %(runemark)s",
+                    warband=wb["name"],
+                    quest=data["quest"],
+                    runemark=wb["runemark"],
+                )
             )
     _content_part(state, "quests")[data["quest"]] = quest

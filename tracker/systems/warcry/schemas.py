@@ -1,8 +1,9 @@
 """The Warcry events and the shape of their data (documented in docs/events/warcry.md)."""
 
-from marshmallow import fields, validate
+from marshmallow import fields, pre_load, validate
 
 from tracker.dice import Dice
+from tracker.i18n import N_, _
 from tracker.systems.base import EventSchema, IdPattern
 from tracker.systems.warcry.tables import POINT_KINDS, RULES
 
@@ -73,7 +74,7 @@ class BattleFought(EventSchema):
     sides = fields.List(
         fields.Nested(Side),
         required=True,
-        validate=validate.Length(equal=2, error="a battle has two sides"),
+        validate=validate.Length(equal=2, error=_("a battle has two sides")),
     )
     winner = fields.Str(load_default=None, allow_none=True)
     # Whose convergence battle this is: derived from the map; named only when both warbands
@@ -176,15 +177,17 @@ class QuestBegun(EventSchema):
 class FighterCorrected(EventSchema):
     """A slip put right: a fighter's name or points as they should have been entered."""
 
-    warband = id_field(metadata={"label": "warband"})
-    fighter = id_field(metadata={"label": "fighter"})
-    name = fields.Str(load_default=None, allow_none=True, validate=NAME, metadata={"label": "name"})
+    warband = id_field(metadata={"label": N_("warband")})
+    fighter = id_field(metadata={"label": N_("fighter")})
+    name = fields.Str(
+        load_default=None, allow_none=True, validate=NAME, metadata={"label": N_("name")}
+    )
     points = fields.Integer(
         strict=True,
         load_default=None,
         allow_none=True,
         validate=FIGHTER_POINTS,
-        metadata={"label": "points"},
+        metadata={"label": N_("points")},
     )
 
 
@@ -250,36 +253,36 @@ class FactionsImported(EventSchema):
 class FactionDefined(EventSchema):
     """The organiser added a faction, or edited one (its profiles stay)."""
 
-    faction = id_field(metadata={"label": "faction id"})
-    name = name_field(metadata={"label": "name"})
+    faction = id_field(metadata={"label": N_("faction id")})
+    name = name_field(metadata={"label": N_("name")})
     runemark = fields.Str(
-        required=True, validate=validate.Length(min=1, max=40), metadata={"label": "runemark"}
+        required=True, validate=validate.Length(min=1, max=40), metadata={"label": N_("runemark")}
     )
-    summary = fields.Str(load_default="", validate=TEXT, metadata={"label": "summary"})
+    summary = fields.Str(load_default="", validate=TEXT, metadata={"label": N_("summary")})
 
 
 class ProfileDefined(ProfileBody):
     """The organiser added a fighter profile to a faction, or edited one."""
 
-    faction = id_field(metadata={"label": "faction"})
-    profile = id_field(metadata={"label": "profile id"})
+    faction = id_field(metadata={"label": N_("faction")})
+    profile = id_field(metadata={"label": N_("profile id")})
 
 
 class ArtefactDefined(EventSchema):
     """The organiser added an artefact of power to a quest's table, or edited one."""
 
-    quest = id_field(metadata={"label": "quest"})
-    artefact = id_field(metadata={"label": "artefact id"})
-    name = name_field(metadata={"label": "name"})
+    quest = id_field(metadata={"label": N_("quest")})
+    artefact = id_field(metadata={"label": N_("artefact id")})
+    name = name_field(metadata={"label": N_("name")})
     effect = fields.Str(required=True, validate=validate.Length(min=1, max=1000))
 
 
 class TerritoryDefined(EventSchema):
     """The organiser added a territory warbands may conquer, or edited one."""
 
-    territory = id_field(metadata={"label": "territory id"})
-    name = name_field(metadata={"label": "name"})
-    effect = fields.Str(load_default="", validate=TEXT, metadata={"label": "effect"})
+    territory = id_field(metadata={"label": N_("territory id")})
+    name = name_field(metadata={"label": N_("name")})
+    effect = fields.Str(load_default="", validate=TEXT, metadata={"label": N_("effect")})
 
 
 class MapPoint(EventSchema):
@@ -301,16 +304,23 @@ class Reward(EventSchema):
 class QuestDefined(EventSchema):
     """The organiser added a quest (its map, runemark and tables), or edited one."""
 
-    quest = id_field(metadata={"label": "quest id"})
-    title = name_field(metadata={"label": "title"})
+    quest = id_field(metadata={"label": N_("quest id")})
+    title = name_field(metadata={"label": N_("title")})
     runemark = fields.Str(
-        required=True, validate=validate.Length(min=1, max=40), metadata={"label": "runemark"}
+        required=True, validate=validate.Length(min=1, max=40), metadata={"label": N_("runemark")}
     )
     summary = fields.Str(load_default="", validate=TEXT)
     map = fields.List(fields.Nested(MapPoint), required=True)
     artefacts_of_power = fields.List(fields.Nested(Entry), required=True)
     command_traits = fields.List(fields.Nested(Entry), required=True)
     reward = fields.Nested(Reward, load_default=dict)
+
+    @pre_load
+    def _without_versions(self, data, **kwargs):
+        """A quest copied from the campaign's state comes with the pack's words in other
+        languages (`i18n`, which the state reads beside the log): they are not the
+        organiser's, and are left out."""
+        return _without_versions(data)
 
 
 EVENTS = {
@@ -368,3 +378,11 @@ def discarded_named(data: dict) -> dict:
 
 # How events recorded in an older shape are read today (the log is never rewritten).
 UPCASTERS = {"ArtefactDiscarded": (discarded_named,)}
+
+
+def _without_versions(data):
+    if isinstance(data, dict):
+        return {k: _without_versions(v) for k, v in data.items() if k != "i18n"}
+    if isinstance(data, list):
+        return [_without_versions(v) for v in data]
+    return data

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+
 from tracker.errors import InvalidEvent
+from tracker.i18n import _, localised
 from tracker.systems.base import GameSystem, load_json
 from tracker.systems.warcry import packs, rules, tables, views, words
 from tracker.systems.warcry.schemas import EVENTS, ORGANISER_EVENTS, UPCASTERS, Settings
@@ -10,7 +13,7 @@ from tracker.systems.warcry.schemas import EVENTS, ORGANISER_EVENTS, UPCASTERS, 
 
 class Warcry(GameSystem):
     name = "warcry"
-    title = "Warcry campaign"
+    title = _("Warcry campaign")
     events = EVENTS
     organiser_events = ORGANISER_EVENTS
     settings_schema = Settings
@@ -25,22 +28,25 @@ class Warcry(GameSystem):
         packs = {}
         for path in sorted(self.content_dir.glob("*.json")):
             pack = load_json(path)
-            packs[path.stem] = pack.get("title", path.stem)
+            packs[path.stem] = localised(pack, "title") or path.stem
         return packs
 
     def quests(self, pack: str = "sample") -> dict[str, str]:
         content = self._pack(pack)
-        return {qid: q["title"] for qid, q in content["quests"].items()}
+        return {qid: localised(q, "title") for qid, q in content["quests"].items()}
 
     def _pack(self, pack: str) -> dict:
         path = self.content_dir / f"{pack}.json"
         if not pack.replace("-", "").isalnum() or not path.exists():
             raise InvalidEvent(
-                f"there is no Warcry content pack {pack!r} (there are: "
-                f"{', '.join(self.content_packs())})",
+                _(
+                    "there is no Warcry content pack %(pack)r (there are: %(packs)s)",
+                    pack=pack,
+                    packs=", ".join(self.content_packs()),
+                ),
                 {"pack": ["unknown"]},
             )
-        return load_json(path)
+        return _loaded(path)
 
     def prepare_settings(self, settings: dict) -> dict:
         """A new campaign's settings: the pack's content copied in, and today's rules unless
@@ -55,7 +61,9 @@ class Warcry(GameSystem):
         if "content" not in settings:
             content = self._pack(settings.get("pack") or "sample")
             keys = ("lesser_artefacts", "quests", "factions")
-            settings["content"] = {k: content[k] for k in keys if k in content}
+            # The pack's words in other languages stay out of the log (and its hashes): the
+            # state takes them from the pack when it is read (`initial_state`).
+            settings["content"] = {k: _without_versions(content[k]) for k in keys if k in content}
             settings.setdefault("pack", content.get("id", "sample"))
             if not settings.get("quest"):
                 settings["quest"] = next(iter(content["quests"]))
@@ -75,7 +83,14 @@ class Warcry(GameSystem):
     # -- the fold and reading --------------------------------------------------------------
 
     def initial_state(self, settings: dict) -> dict:
-        return rules.initial_state(settings)
+        """The campaign before its first event, its content with the versions in other
+        languages of its pack's words, where it still says them as the pack does."""
+        state = rules.initial_state(settings)
+        pack = settings.get("pack") or "sample"
+        path = self.content_dir / f"{pack}.json"
+        if pack.replace("-", "").isalnum() and path.exists():
+            state["content"] = packs.with_versions(state["content"], _loaded(path))
+        return state
 
     def visible_state(self, state: dict, side: str | None) -> dict:
         return views.visible_state(state, side)
@@ -104,3 +119,19 @@ class Warcry(GameSystem):
         if event_type == "BattleFought":
             return {side.get("warband") for side in data.get("sides", []) if isinstance(side, dict)}
         return {data["warband"]} if "warband" in data else set()
+
+
+@functools.cache
+def _loaded(path):
+    """A content pack as its file holds it (read once: packs ship with the tracker). Callers
+    copy before they change it."""
+    return load_json(path)
+
+
+def _without_versions(words):
+    """A pack's content without its `i18n` versions, all through."""
+    if isinstance(words, dict):
+        return {k: _without_versions(v) for k, v in words.items() if k != "i18n"}
+    if isinstance(words, list):
+        return [_without_versions(v) for v in words]
+    return words

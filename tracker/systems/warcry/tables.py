@@ -6,6 +6,7 @@ Pure functions of the dice and the facts of a battle; the fold in rules.py calls
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
+from tracker.i18n import N_, _, ngettext
 
 # Where each number comes from is said in docs/events/warcry.md ("Where the numbers come
 # from"): the source (seed 003) first, the published first-edition campaign rules where it
@@ -37,6 +38,15 @@ CURRENT_RULES = PUBLISHED_RULES
 REINFORCEMENT_POINTS_PER_GLORY = 10
 REINFORCEMENTS = {50: 1, 100: 3}
 MAX_REINFORCEMENT_GLORY = 3
+
+
+def listed(parts):
+    """Messages (what a warband still owes, what a quest lacks) as one, joined by "; ": each
+    part stays a message, so that the whole is read in the reader's language."""
+    parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]
+    return _("%(first)s; %(rest)s", first=parts[0], rest=listed(parts[1:]))
 
 
 def reinforcement_price(rules: int, points: int) -> int | None:
@@ -74,14 +84,15 @@ def muster_limit(territories: int, reinforcements: int = 0) -> int:
     return MUSTER_POINTS + TERRITORY_POINTS * territories + reinforcements
 
 
+# Each step's title, translated where it is shown: `_(STEPS[n])`.
 STEPS = {
-    1: "earning and spending glory",
-    2: "injury rolls",
-    3: "destiny levels",
-    4: "adding and removing fighters",
-    5: "searching for lesser artefacts",
-    6: "progress on the campaign map",
-    7: "artefacts of power and command traits",
+    1: N_("earning and spending glory"),
+    2: N_("injury rolls"),
+    3: N_("destiny levels"),
+    4: N_("adding and removing fighters"),
+    5: N_("searching for lesser artefacts"),
+    6: N_("progress on the campaign map"),
+    7: N_("artefacts of power and command traits"),
 }
 
 KILLED, LOSES_FAVOUR, RECOVERS = "killed", "loses favour", "recovers"
@@ -97,7 +108,7 @@ PERISHABLE_CRUMBLES = 3
 def injury(dice: list[int], leader: bool) -> str:
     """The injury table's outcome for a 2D6 roll."""
     total = dice[0] + dice[1]
-    for _, highest, outcome in INJURY_TABLE:
+    for _lowest, highest, outcome in INJURY_TABLE:
         if total <= highest:
             return LOSES_FAVOUR if leader and outcome == KILLED else outcome
     return RECOVERS
@@ -122,22 +133,27 @@ def battle_glory(
     won: bool, enemy_leader_down: bool, enemy_down: int, enemy_fielded: int, territory_gap: int
 ) -> list[tuple[int, str]]:
     """Glory a warband earns from one battle, line by line, as (amount, cause)."""
-    lines = [(3, "played the battle")]
+    lines = [(3, _("played the battle"))]
     if won:
-        lines.append((2, "won the battle"))
+        lines.append((2, _("won the battle")))
     if enemy_leader_down:
-        lines.append((1, "took down the enemy leader"))
+        lines.append((1, _("took down the enemy leader")))
     third = thirds(enemy_down, enemy_fielded)
     if third:
         lines.append(
             (
                 third,
-                f"took down {enemy_down} of {enemy_fielded} enemy fighters "
-                f"({third} third{'s' if third > 1 else ''})",
+                ngettext(
+                    "took down %(down)s of %(fielded)s enemy fighters (%(num)d third)",
+                    "took down %(down)s of %(fielded)s enemy fighters (%(num)d thirds)",
+                    third,
+                    down=enemy_down,
+                    fielded=enemy_fielded,
+                ),
             )
         )
     if territory_gap >= 2:
-        lines.append((1, f"the enemy holds {territory_gap} more territories"))
+        lines.append((1, _("the enemy holds %(gap)s more territories", gap=territory_gap)))
     return lines
 
 
@@ -157,6 +173,21 @@ def search(table: list[dict], dice: list[int]) -> dict | None:
 
 KINDS = ("permanent", "single-use", "fragile", "instant")
 POINT_KINDS = ("start", "plain", "convergence", "artefact", "trait", "goal")
+# The kinds as a page or a sentence says them: `_(KIND_WORDS[kind])`.
+KIND_WORDS = {
+    "permanent": N_("permanent"),
+    "single-use": N_("single-use"),
+    "fragile": N_("fragile"),
+    "instant": N_("instant"),
+}
+POINT_WORDS = {
+    "start": N_("start"),
+    "plain": N_("plain"),
+    "convergence": N_("convergence"),
+    "artefact": N_("artefact"),
+    "trait": N_("trait"),
+    "goal": N_("goal"),
+}
 
 
 def check_content(content: dict, quest: str) -> None:
@@ -164,36 +195,59 @@ def check_content(content: dict, quest: str) -> None:
     table = content.get("lesser_artefacts")
     quests = content.get("quests")
     if not isinstance(table, list) or not isinstance(quests, dict) or not quests:
-        raise RuleViolation("the content needs a lesser artefact table and at least one quest")
+        raise RuleViolation(_("the content needs a lesser artefact table and at least one quest"))
     seen = {}
     for entry in table:
         needed = ("from", "to", "name", "effect") if entry.get("find", True) else ("from", "to")
         for key in needed:
             if key not in entry:
-                raise RuleViolation(f"a lesser artefact entry lacks its {key!r}: {entry}")
+                raise RuleViolation(
+                    _(
+                        "a lesser artefact entry lacks its %(key)r: %(entry)s",
+                        key=key,
+                        entry=str(entry),
+                    )
+                )
         if entry.get("find", True) and entry.get("kind") not in KINDS:
             raise RuleViolation(
-                f"the artefact {entry['name']!r} has no kind among {', '.join(KINDS)}"
+                _(
+                    "the artefact %(artefact)r has no kind among %(kinds)s",
+                    artefact=entry["name"],
+                    kinds=", ".join(KINDS),
+                )
             )
         for value in range(entry["from"], entry["to"] + 1):
             if 1 <= value // 10 <= 6 and 1 <= value % 10 <= 6:
                 if value in seen:
                     raise RuleViolation(
-                        f"the search result {value} is both {seen[value]!r} and {entry.get('name', 'nothing')!r}"
+                        _(
+                            "the search result %(value)s is both %(first)r and %(second)r",
+                            value=value,
+                            first=seen[value],
+                            second=entry.get("name", "nothing"),
+                        )
                     )
                 seen[value] = entry.get("name", "nothing")
     missing = [t * 10 + u for t in range(1, 7) for u in range(1, 7) if t * 10 + u not in seen]
     if missing:
         raise RuleViolation(
-            f"the lesser artefact table gives nothing for the D66 results "
-            f"{', '.join(map(str, missing))}"
+            _(
+                "the lesser artefact table gives nothing for the D66 results %(results)s",
+                results=", ".join(map(str, missing)),
+            )
         )
     for quest_id, body in quests.items():
         check_quest(quest_id, body)
     for faction_id, body in (content.get("factions") or {}).items():
         check_faction(faction_id, body)
     if quest not in quests:
-        raise RuleViolation(f"the content has no quest {quest!r} (it has: {', '.join(quests)})")
+        raise RuleViolation(
+            _(
+                "the content has no quest %(quest)r (it has: %(quests)s)",
+                quest=quest,
+                quests=", ".join(quests),
+            )
+        )
 
 
 def check_quest(quest_id: str, quest: dict) -> None:
@@ -201,37 +255,56 @@ def check_quest(quest_id: str, quest: dict) -> None:
     kinds = [p.get("kind") for p in points]
     problems = []
     if len(points) != 12:
-        problems.append(f"its map has {len(points)} points, not 12")
+        problems.append(_("its map has %(count)s points, not 12", count=len(points)))
     if any(k not in POINT_KINDS for k in kinds):
-        problems.append("a map point has an unknown kind")
+        problems.append(_("a map point has an unknown kind"))
     if kinds[:1] != ["start"] or kinds[-1:] != ["goal"]:
-        problems.append("its map must begin at a start and end at the goal")
+        problems.append(_("its map must begin at a start and end at the goal"))
     if kinds.count("convergence") != 3:
-        problems.append(f"its map has {kinds.count('convergence')} convergence points, not 3")
+        problems.append(
+            _(
+                "its map has %(count)s convergence points, not 3",
+                count=kinds.count("convergence"),
+            )
+        )
     if not quest.get("runemark"):
-        problems.append("it has no runemark")
+        problems.append(_("it has no runemark"))
     if not quest.get("artefacts_of_power") or not quest.get("command_traits"):
-        problems.append("it needs a table of artefacts of power and one of command traits")
+        problems.append(_("it needs a table of artefacts of power and one of command traits"))
     if problems:
-        raise RuleViolation(f"the quest {quest_id!r} cannot be played: {'; '.join(problems)}")
+        raise RuleViolation(
+            _(
+                "the quest %(quest)r cannot be played: %(problems)s",
+                quest=quest_id,
+                problems=listed(problems),
+            )
+        )
 
 
 def check_faction(faction_id: str, faction: dict) -> None:
     problems = []
     if not isinstance(faction, dict) or not faction.get("name"):
-        raise RuleViolation(f"the faction {faction_id!r} has no name")
+        raise RuleViolation(_("the faction %(faction)r has no name", faction=faction_id))
     profiles = faction.get("profiles")
     if not isinstance(profiles, dict) or not profiles:
-        problems.append("it has no fighter profiles")
+        problems.append(_("it has no fighter profiles"))
     else:
         for pid, profile in profiles.items():
             marks = profile.get("runemarks")
             points = profile.get("points")
             if not profile.get("name") or not isinstance(marks, list) or not marks:
-                problems.append(f"its profile {pid!r} needs a name and runemarks")
+                problems.append(
+                    _("its profile %(profile)r needs a name and runemarks", profile=pid)
+                )
             elif type(points) is not int or not 0 <= points <= 1000:
-                problems.append(f"its profile {pid!r} needs points from 0 to 1000")
+                problems.append(
+                    _("its profile %(profile)r needs points from 0 to 1000", profile=pid)
+                )
     if problems:
         raise RuleViolation(
-            f"the faction {faction['name']!r} cannot be played: {'; '.join(problems)}"
+            _(
+                "the faction %(faction)r cannot be played: %(problems)s",
+                faction=faction["name"],
+                problems=listed(problems),
+            )
         )

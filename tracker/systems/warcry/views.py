@@ -12,11 +12,13 @@ from __future__ import annotations
 import json
 
 from tracker.errors import NotFound, RuleViolation, ShownAt
+from tracker.i18n import N_, _, localised
 from tracker.systems.warcry import rules, tables
 from tracker.systems.warcry.rules import (
     battle,
     convergence_point,
     muster_limit,
+    named,
     owed,
     profiles,
     quest_of,
@@ -26,6 +28,9 @@ from tracker.systems.warcry.words import INJURED
 
 __all__ = [
     "INJURED",
+    "KIND_WORDS",
+    "POINT_WORDS",
+    "STATUSES",
     "INJURY_ROLLED",
     "INJURY_WORDS",
     "aftermath_view",
@@ -33,9 +38,12 @@ __all__ = [
     "battle",
     "battle_shown",
     "convergence_point",
+    "in_words",
     "injury_rows",
+    "localised",
     "lost_for_good",
     "muster_limit",
+    "named",
     "owed",
     "profiles",
     "public_state",
@@ -79,7 +87,7 @@ def aftermath_view(state, wb) -> dict | None:
     return {
         "battle": am["battle"],
         "step": am["step"],
-        "step_title": tables.STEPS[am["step"]],
+        "step_title": _(tables.STEPS[am["step"]]),
         "owed": owed(state, wb),
         "found": am["found"],
         "reward": am["reward"],
@@ -92,8 +100,8 @@ def public_state(state) -> dict:
     for wid, wb in state["warbands"].items():
         quest = quest_of(state, wb)
         view = {key: value for key, value in wb.items() if key != "aftermath"}
-        view["quest_title"] = quest["title"]
-        view["map_point"] = quest["map"][wb["map_position"]]
+        view["quest_title"] = localised(quest, "title")
+        view["map_point"] = in_words(quest["map"][wb["map_position"]])
         view["aftermath"] = aftermath_view(state, wb)
         view["fighters_alive"] = len(wb["active"])
         warbands[wid] = view
@@ -156,7 +164,7 @@ def warband_shown(pub: dict, wid: str) -> dict:
     """The warband `wid` as `public_state` shows it; NotFound when the campaign has none."""
     found = pub["warbands"].get(wid)
     if found is None:
-        raise NotFound(f"this campaign has no warband {json.dumps(wid)}")
+        raise NotFound(_("this campaign has no warband %(warband)s", warband=json.dumps(wid)))
     return found
 
 
@@ -167,38 +175,56 @@ def battle_shown(state: dict, bid: str) -> dict:
     found = battle(state, bid)
     if found is None:
         if not state["battle_ids"].get(bid):
-            raise NotFound(f"this campaign has no battle {json.dumps(bid)}")
+            raise NotFound(_("this campaign has no battle %(battle)s", battle=json.dumps(bid)))
         raise ShownAt(state["battle_ids"][bid] - 1)
     return found
 
 
 # What the aftermath's page says of each outcome of the injury table, and the table's rows
 # in those words (the rules read the same rows: `tables.INJURY_TABLE`).
+# Each a text for the catalogue, translated where it is shown (`_(INJURY_WORDS[outcome])`).
 INJURY_WORDS = {
-    tables.KILLED: "slain",
-    tables.LOSES_FAVOUR: "loses the favour of the gods",
-    tables.RECOVERS: "recovers",
+    tables.KILLED: N_("slain"),
+    tables.LOSES_FAVOUR: N_("loses the favour of the gods"),
+    tables.RECOVERS: N_("recovers"),
 }
 # What a battle's report says of an outcome after its roll ("1 + 2 → slain"); the
-# chronicle tells it as a sentence, as the audit log does (`INJURED`: "was slain").
+# chronicle tells it as a sentence, as the audit log does (`INJURED`: "Grim was slain.").
 INJURY_ROLLED = {
-    tables.KILLED: "slain",
-    tables.LOSES_FAVOUR: "lost the favour of the gods",
-    tables.RECOVERS: "recovered",
+    tables.KILLED: N_("slain"),
+    tables.LOSES_FAVOUR: N_("lost the favour of the gods"),
+    tables.RECOVERS: N_("recovered"),
 }
-_INJURY_NOTES = {
-    tables.KILLED: " (a leader loses the favour of the gods instead)",
-    tables.LOSES_FAVOUR: " (−1 destiny)",
+# A row of the injury table as the aftermath's page says it, its note with it.
+_INJURY_ROWS = {
+    tables.KILLED: N_("slain (a leader loses the favour of the gods instead)"),
+    tables.LOSES_FAVOUR: N_("loses the favour of the gods (−1 destiny)"),
+    tables.RECOVERS: N_("recovers"),
 }
+KIND_WORDS = tables.KIND_WORDS
+POINT_WORDS = tables.POINT_WORDS
+STATUSES = rules.STATUSES
 
 
 def injury_rows() -> list[dict]:
     """The injury table as the aftermath's page shows it: each row's 2D6 totals and words."""
     return [
-        {
-            "lowest": lowest,
-            "highest": highest,
-            "words": INJURY_WORDS[outcome] + _INJURY_NOTES.get(outcome, ""),
-        }
+        {"lowest": lowest, "highest": highest, "words": _(_INJURY_ROWS[outcome])}
         for lowest, highest, outcome in tables.INJURY_TABLE
     ]
+
+
+def in_words(words):
+    """Content as a page shows it: every entry's texts that a pack gives in other languages
+    (`i18n`) as those texts, each read in the reader's language (`localised`), all through."""
+    if isinstance(words, dict):
+        versions = words.get("i18n")
+        out = {k: in_words(v) for k, v in words.items() if k != "i18n"}
+        if isinstance(versions, dict):
+            for key in {k for texts in versions.values() if isinstance(texts, dict) for k in texts}:
+                if isinstance(words.get(key), str):
+                    out[key] = localised(words, key)
+        return out
+    if isinstance(words, list):
+        return [in_words(v) for v in words]
+    return words
