@@ -11,6 +11,8 @@ from typing import Any
 
 import msgspec
 
+from tracker import i18n
+
 GENESIS = "0" * 64
 
 
@@ -49,11 +51,55 @@ def decode(text: str):
         return json.loads(text)
 
 
+# A state may keep words to show (a rule's message, a pack's name in several languages:
+# tracker.i18n's Said and Texts, strings that remember their msgid or their versions). A copy
+# or a snapshot keeps each as a tagged object, so that it still reads in each reader's
+# language once read back, not as the English it is as a plain string.
+_WORDS = "\u0000words"
+
+
+def _kept_words(value):
+    if isinstance(value, i18n.Said):
+        return {_WORDS: ["said", value.msgid, value.plural, value.params, value.braced]}
+    if isinstance(value, i18n.Texts):
+        return {_WORDS: ["texts", str(value), value.versions]}
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _words_back(obj: dict):
+    kept = obj.get(_WORDS) if len(obj) == 1 else None
+    if not isinstance(kept, list):
+        return obj
+    if kept[0] == "said":
+        return i18n.Said(kept[1], kept[2], kept[3], kept[4])
+    return i18n.Texts(kept[1], kept[2])
+
+
+_STATE = msgspec.json.Encoder(enc_hook=_kept_words)
+_TAG = json.dumps(_WORDS)[1:-1]  # as the JSON text spells it
+
+
+def state_text(state) -> str:
+    """A state as the JSON text of a snapshot, its words kept as words (`decode_state`)."""
+    try:
+        return _STATE.encode(state).decode()
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        return json.dumps(state)
+
+
+def decode_state(text):
+    """A state from its snapshot's text (str or bytes), its words read back as words."""
+    tag = _TAG.encode() if isinstance(text, bytes) else _TAG
+    if tag in text:
+        return json.loads(text, object_hook=_words_back)
+    return decode(text)
+
+
 def copied(value):
     """A copy of a JSON value of one's own, as a snapshot of it would read back (msgspec
     writes and reads it: a few times quicker than copy.deepcopy of a campaign's state)."""
     try:
-        return _DECODE(msgspec.json.encode(value))
+        return decode_state(_STATE.encode(value))
     except (TypeError, ValueError, OverflowError, RecursionError):
         return json.loads(json.dumps(value))
 

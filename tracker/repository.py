@@ -14,7 +14,6 @@ and once its events are in the log the head it leaves is the next reader's.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from tracker import stats, systems
 from tracker.campaign import SEAT_EVENTS, Entry, View, language_words, seat_words
 from tracker.dice import Dice
 from tracker.errors import NotFound, TrackerError
-from tracker.events import Event, copied, decode
+from tracker.events import Event, copied, decode_state, state_text
 from tracker.fold import apply_event, fold, fold_from, stale
 from tracker.i18n import _
 from tracker.store import Store
@@ -265,7 +264,7 @@ class CampaignRepository:
             state, said = worded_step(system, state, event, voided)
             tail.append(Entry(event, said, None))
         if replayed + len(tail) >= self.snapshot_every and not stale(version, voided):
-            self.store.save_snapshot(campaign, system.fingerprint, version, json.dumps(state))
+            self.store.save_snapshot(campaign, system.fingerprint, version, state_text(state))
         return Head(version, hash_, state, voided, tail)
 
     def _forward(self, campaign, system, head: Head, version: int) -> Head | None:
@@ -321,7 +320,7 @@ class CampaignRepository:
         snap = None if skip else self.store.latest_snapshot(campaign, system.fingerprint, upto)
         after, state = 0, None
         if snap is not None and not stale(snap[0], voided):
-            after, state = snap[0], decode(snap[1])
+            after, state = snap[0], decode_state(snap[1])
         skipped = set(voided) | set(skip)
         along: list[tuple[int, str]] = []
         spacing, replayed = SNAPSHOT_SPACING, 0
@@ -333,20 +332,20 @@ class CampaignRepository:
             if progress:
                 progress(count)
             if end < upto and not skip and not stale(end, voided):
-                text = json.dumps(state)
+                text = state_text(state)
                 along.append((end, text))
                 spacing = max(SNAPSHOT_SPACING, len(text) // 256 // 1000 * 1000)
         if along:
             self.store.save_snapshots(campaign, system.fingerprint, along)
         end_kept = keep_end and not skip and upto and not stale(upto, voided)
         if end_kept and replayed >= self.snapshot_every:
-            self.store.save_snapshot(campaign, system.fingerprint, upto, json.dumps(state))
+            self.store.save_snapshot(campaign, system.fingerprint, upto, state_text(state))
         return state, replayed
 
     def snapshot_after_append(self, campaign, system, before: int, head: Head) -> None:
         """A campaign that only grows by appends still leaves a snapshot now and then."""
         if head.version // SNAPSHOT_SPACING > before // SNAPSHOT_SPACING:
-            text = json.dumps(head.state)
+            text = state_text(head.state)
             self.store.save_snapshot(campaign, system.fingerprint, head.version, text)
 
     # -- the worded log and the dice ----------------------------------------------------------

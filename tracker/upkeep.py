@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 from tracker import systems
 from tracker.errors import InvalidEvent, NotFound
-from tracker.events import canonical, decode
+from tracker.events import canonical, decode, state_text
 from tracker.fold import fold, stale
 from tracker.i18n import _
 from tracker.repository import CampaignRepository
@@ -43,7 +43,7 @@ def check_snapshots(repo: CampaignRepository, campaign: str) -> list[int]:
         after = version
         if stale(version, voided):
             continue  # stale by a later void, and never used: nothing to hold against
-        if canonical(decode(json.dumps(state))) != canonical(decode(text)):
+        if canonical(decode(state_text(state))) != canonical(decode(text)):
             store.drop_snapshot(campaign, system.fingerprint, version)
             differ.append(version)
     if differ:
@@ -104,5 +104,5 @@ def rebuild(repo: CampaignRepository, progress: Callable[[int], None] | None = N
         system = systems.get(row.system)
         voided = store.voids(row.id)
         state = repo.fold(row.id, system, row.version, voided, progress=progress)
-        store.save_snapshot(row.id, system.fingerprint, row.version, json.dumps(state))
+        store.save_snapshot(row.id, system.fingerprint, row.version, state_text(state))
     return len(rows)

@@ -201,3 +201,22 @@ def test_a_webhooks_message_speaks_the_campaigns_language():
     assert body["tracker"]["language"] == "pl"
     assert body["content"].startswith("Żar: ") and "Marta" in body["content"]
     assert "joined the campaign" not in body["content"]
+
+
+def test_words_kept_in_a_state_read_in_the_readers_language_from_a_copy_and_a_snapshot():
+    """A state may keep a rule's message or a pack's names: a writer's copy and a snapshot
+    read back keep them as words, not as the English they are as plain strings."""
+    from tracker import i18n
+    from tracker.events import copied, decode_state, state_text
+
+    state = {
+        "ledger": [{"cause": i18n._("played the battle (battle %(battle)s)", battle="b1")}],
+        "reward": i18n.Texts("Ash Crown", {"pl": "Popielna Korona"}),
+        "n": 3,
+    }
+    for back in (copied(state), decode_state(state_text(state))):
+        assert back == state
+        cause, reward = back["ledger"][0]["cause"], back["reward"]
+        assert isinstance(cause, i18n.Said) and cause.params == {"battle": "b1"}
+        assert i18n.translate(reward, i18n.catalogue("pl")) == "Popielna Korona"
+    assert decode_state(state_text({"n": 3})) == {"n": 3}
