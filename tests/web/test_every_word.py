@@ -17,6 +17,8 @@ from tracker import config, i18n, systems
 from tracker.web import language
 
 OPEN, CLOSE = "⟦", "⟧"
+WORD = r"[^\W\d_]{2,}"
+LANGUAGE = "pl"
 LIMIT = 600
 # Words a page may show untranslated: the product's name, formats, the languages' own names.
 ALLOWED = {"Tracker", "PDF", "API", "JSON", "JSONL", "CSV", "QR", "OpenAPI", "HTTP", "URL"}
@@ -26,9 +28,10 @@ ALLOWED |= {word for s in systems.registry().values() for word in s.title.split(
 
 
 class Pseudo(gettext.NullTranslations):
-    """Every text in brackets: what a page shows outside them was never translated."""
+    """Every text in brackets: what a page shows outside them was never translated. A
+    content pack's names read in LANGUAGE, where the pack gives them."""
 
-    language = "en"
+    language = LANGUAGE
 
     def gettext(self, message):
         return f"{OPEN}{message}{CLOSE}"
@@ -133,26 +136,58 @@ def strings_in(value) -> set[str]:
 
 
 def proper_names(sample_lines: list[str]) -> list[str]:
-    """Every text typed into the sample's log, and every text of the content packs: names,
-    longest first (so that a name holding another is cut whole)."""
+    """Every text typed into the sample's log (and who typed it), every name of the content
+    packs (a text of four words at most: a pack's summaries are prose), and every text the
+    packs give in the pseudo-language's language (LANGUAGE)."""
     names = set()
     for line in sample_lines:
-        names |= strings_in(json.loads(line).get("data", {}))
+        record = json.loads(line)
+        names |= strings_in(record.get("data", {})) | {record.get("meta", {}).get("actor", "")}
     for pack in config.PACKAGE.glob("systems/*/content/**/*.json"):
-        names |= strings_in(json.loads(pack.read_text()))
-    return sorted((n for n in names if len(n) > 1), key=len, reverse=True)
+        content = json.loads(pack.read_text())
+        names |= {text for text in strings_in(content) if len(text.split()) <= 4}
+        names |= versions_in(content)
+    return sorted(n for n in names if len(n) > 1)
+
+
+def versions_in(value) -> set[str]:
+    if isinstance(value, dict):
+        found = strings_in((value.get("i18n") or {}).get(LANGUAGE, {}))
+        return found | {s for k, v in value.items() if k != "i18n" for s in versions_in(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in versions_in(v)}
+    return set()
+
+
+def marked(word: str, names: list[str]) -> bool:
+    """A figure's or a card's mark made from a name: its first letters ("Bea", "StoG")."""
+    return len(word) <= 4 and any(
+        part.startswith(word[:3]) for name in names for part in name.split()
+    )
 
 
 def untranslated(texts: list[str], names: list[str]) -> set[str]:
+    """Each word outside the brackets that is not a word of a name, with the text around
+    it."""
+    name_words = {w for n in names for w in re.findall(WORD, n)}
     left = set()
     for text in texts:
         rest = re.sub(r"\b[0-9a-f]{16,}\b", " ", text)  # hashes
-        for name in names:
-            if name in rest:
-                rest = rest.replace(name, " ")
-        for word in re.findall(r"[^\W\d_]{2,}", rest):
-            if word not in ALLOWED and word not in names:
-                left.add(word)
+        rest = re.sub(r"https?://\S+", " ", rest)  # addresses
+        rest = re.sub(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b", " ", rest)  # ids
+        for found in re.finditer(WORD, rest):
+            word = found.group()
+            cut = rest[found.end() : found.end() + 1] == "…" and any(
+                w.startswith(word) for w in name_words
+            )  # a name cut short to fit
+            if (
+                word not in ALLOWED
+                and word not in name_words
+                and not marked(word, names)
+                and not cut
+            ):
+                around = " ".join(rest[found.start() - 30 : found.end() + 30].split())
+                left.add(f"{word} «{around}»")
     return left
 
 
@@ -182,10 +217,11 @@ def within(link: str, inside: str) -> bool:
 def test_every_word_of_every_page_of_a_sample_and_its_forms_goes_through_the_catalogue(
     client, svc, pseudo, sample
 ):
+    client.set_cookie("lang", LANGUAGE)  # the packs' names in it; the catalogue's bracketed
     lines = (config.SAMPLES / sample).read_text().splitlines()
     [result] = svc.import_lines(lines)
     inside = f"/c/{result.campaign}/"
-    names = proper_names(lines) + ["org", result.campaign]
+    names = [*proper_names(lines), "org", *result.campaign.split("-")]
     seen, queue, found, forms = {"/", inside}, ["/", inside], {}, {}
     while queue:
         assert len(seen) < LIMIT, "the crawl found no end"

@@ -130,7 +130,8 @@ def account():
             log_in(user)  # every other session ended with the old password; this one goes on
             say(_("Your password is changed: every other session of yours has ended."))
             return redirect(url_for("auth.account"))
-        new_token = accounts().create_token(user, request.form.get("label", "").strip())
+        label = request.form.get("label", "").strip() or i18n.translate(_("token"), i18n.reader())
+        new_token = accounts().create_token(user, label)
     return render_template("account.html", tokens=accounts().tokens(user), new_token=new_token)
 
 

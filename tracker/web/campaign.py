@@ -21,7 +21,7 @@ from flask import (
 )
 from flask_babel import force_locale
 
-from tracker import systems
+from tracker import i18n, systems
 from tracker.accounts import CAMPAIGNS_PER_ACCOUNT_DAY, OverLimit
 from tracker.campaign import slug
 from tracker.errors import (
@@ -300,8 +300,8 @@ def play_on(cid):
     ctx = context(cid)
     form = request.form if request.method == "POST" else request.args
     upto = form.get("upto", "").strip() or str(ctx["view"].version)
-    name = form.get("name", "").strip() or str(
-        _("%(campaign)s, played on", campaign=ctx["view"].name)
+    name = form.get("name", "").strip() or i18n.translate(
+        _("%(campaign)s, played on", campaign=ctx["view"].name), i18n.reader()
     )
     campaign = form.get("campaign", "").strip() or slug(name)
     if not form.get("campaign", "").strip() and service().store.exists(campaign):
