@@ -64,7 +64,7 @@ class Words(HTMLParser):
     and its links and forms, to go on."""
 
     SHOWN = ("placeholder", "title", "aria-label", "alt")
-    UNREAD = ("script", "style", "code", "pre", "template")
+    UNREAD = ("script", "style", "code", "pre", "template", "time")  # time: Babel writes it
 
     def __init__(self):
         super().__init__()

@@ -5,7 +5,10 @@ Views parse, call the service, render: the core decides what may be voided.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import format_datetime
 
 from tracker import stats
 from tracker.campaign import CORE_EVENTS, Entry
@@ -84,7 +87,7 @@ def _rows(entries: list[Entry], shown, where, as_of: str) -> list[dict]:
                 "data": shown(event),  # the event's data as the reader may see it
                 "actor": meta.get("actor", "?"),
                 "recorded_at": event.recorded_at,
-                "when": event.recorded_at[:19].replace("T", " "),  # UTC, to the second
+                "when": when(event.recorded_at),
                 "how": how(meta.get("source", "?")),
                 "via": how(meta["via"]) if meta.get("via") else None,
                 "hash": event.hash,
@@ -212,3 +215,13 @@ def _histogram(title, counts, expected, label=None):
         "top": top,
         "width": len(bars) * BAR + 10,
     }
+
+
+def when(recorded_at: str) -> str:
+    """When an event was recorded, in UTC to the second, as the reader's language writes a
+    date and a time (Babel's)."""
+    try:
+        moment = datetime.fromisoformat(recorded_at[:19])
+    except ValueError:
+        return recorded_at
+    return format_datetime(moment, "medium")
