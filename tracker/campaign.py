@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from marshmallow import fields, validate
 from slugify import slugify
 
-from tracker import i18n
 from tracker.events import Event
-from tracker.i18n import Said, _
+from tracker.systems import i18n
 from tracker.systems.base import EventSchema, GameSystem
+from tracker.systems.i18n import Said, _
 
 CAMPAIGN_ID_LENGTH = 63
 CAMPAIGN_ID = re.compile(rf"^[a-z0-9][a-z0-9-]{{0,{CAMPAIGN_ID_LENGTH - 1}}}$")

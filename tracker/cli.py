@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from tracker import config, i18n, webhooks
+from tracker import config, webhooks
 from tracker import lan as network
 from tracker.accounts import NUMBERED, TABLES, Accounts
 from tracker.commandline import (
@@ -28,10 +28,11 @@ from tracker.commandline import (
     writable,
 )
 from tracker.errors import TrackerError, joined
-from tracker.i18n import _, ngettext
 from tracker.permissions import seat
 from tracker.service import Service
 from tracker.store import Store, describe, is_url
+from tracker.systems import i18n
+from tracker.systems.i18n import _, ngettext
 
 
 def load_samples(service: Service, folder: Path = config.SAMPLES) -> int:

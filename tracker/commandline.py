@@ -14,11 +14,12 @@ from pathlib import Path
 
 import click
 
-from tracker import config, i18n
+from tracker import config
 from tracker.errors import TrackerError
-from tracker.i18n import _
 from tracker.service import Service
 from tracker.store import ReadOnly, Store, describe, is_url, open_store
+from tracker.systems import i18n
+from tracker.systems.i18n import _
 
 db_option = click.option(
     "--db",

@@ -14,7 +14,7 @@ import secrets
 
 from marshmallow import ValidationError, fields
 
-from tracker.i18n import _, ngettext
+from tracker.systems.i18n import _, ngettext
 
 
 class Roller:

@@ -1,7 +1,7 @@
 """The errors the tracker raises, each carrying a message a player can read: a
-`tracker.i18n.Said`, read in the reader's language where it is shown."""
+`tracker.systems.i18n.Said`, read in the reader's language where it is shown."""
 
-from tracker.i18n import _
+from tracker.systems.i18n import _
 
 
 class TrackerError(Exception):

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from tracker import i18n
+from tracker.systems import i18n
 
 GENESIS = "0" * 64
 

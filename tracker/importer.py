@@ -17,10 +17,10 @@ from tracker import systems
 from tracker.campaign import CAMPAIGN_ID, CampaignStartedSchema, View
 from tracker.errors import BatchError, ImportFailed, InvalidEvent, RuleViolation, TrackerError
 from tracker.events import GENESIS, canonical, canonical_meta, chain_hash, decode, utcnow
-from tracker.i18n import _
 from tracker.recording import check, started, unicode_only
 from tracker.store import AppendResult
 from tracker.systems.base import _plain
+from tracker.systems.i18n import _
 
 CHUNK = 500
 _LINE_FIELDS = frozenset(("campaign", "version", "type", "data", "meta", "recorded_at", "hash"))

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import segno
 
-from tracker.i18n import _
+from tracker.systems.i18n import _
 
 # Private addresses to "connect" a UDP socket towards: connecting one sends nothing, but
 # makes the system choose the source address it would use on the local network.

@@ -18,7 +18,7 @@ from __future__ import annotations
 from tracker.accounts import Accounts, User
 from tracker.campaign import SEAT_EVENTS
 from tracker.errors import NotFound, TrackerError
-from tracker.i18n import Said, _
+from tracker.systems.i18n import Said, _
 
 UNDONE = "undone by its author"
 

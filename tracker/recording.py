@@ -25,10 +25,10 @@ from tracker.errors import (
 )
 from tracker.events import Event, NewEvent, canonical, unrecorded
 from tracker.fold import apply_event
-from tracker.i18n import _
 from tracker.repository import CampaignRepository, words
 from tracker.store import AppendResult
 from tracker.systems.base import GameSystem, _plain
+from tracker.systems.i18n import _
 
 # Per side, at most this many events appended meanwhile are looked through; past that the
 # submission is refused as under the strict condition (a form left open for hours).

@@ -25,9 +25,9 @@ from tracker.dice import Dice
 from tracker.errors import NotFound, TrackerError
 from tracker.events import Event, copied, decode_state, state_text
 from tracker.fold import apply_event, fold, fold_from, stale
-from tracker.i18n import _
 from tracker.store import Store
 from tracker.systems.base import GameSystem
+from tracker.systems.i18n import _
 
 # Campaigns (and first events) a process keeps: the oldest looked at go first.
 KEPT = 64

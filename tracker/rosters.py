@@ -16,7 +16,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from tracker.errors import InvalidEvent
-from tracker.i18n import _
+from tracker.systems.i18n import _
 
 # The largest roster read, zipped or not: a roster of a skirmish game is a few hundred kB.
 MAX_BYTES = 8 * 1024 * 1024

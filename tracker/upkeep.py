@@ -10,8 +10,8 @@ from tracker import systems
 from tracker.errors import InvalidEvent, NotFound
 from tracker.events import canonical, decode, state_text
 from tracker.fold import fold, stale
-from tracker.i18n import _
 from tracker.repository import CampaignRepository
+from tracker.systems.i18n import _
 
 
 def verify(repo: CampaignRepository, campaign: str | None = None):

@@ -30,14 +30,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
-from tracker import i18n
 from tracker.campaign import language_of
 from tracker.errors import TrackerError
 from tracker.events import copied
-from tracker.i18n import _
 from tracker.repository import worded_step
 from tracker.service import Service
+from tracker.systems import i18n
 from tracker.systems.base import HAPPENINGS
+from tracker.systems.i18n import _
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS webhooks (

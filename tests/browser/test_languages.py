@@ -15,7 +15,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 from babel.messages.pofile import read_po
 
-from tracker import config, i18n
+from tracker import config
+from tracker.systems import i18n
 
 SHOTS = config.ROOT / "test-artifacts" / "screenshots" / "languages"
 LANGUAGES = ("pl", "cs", "it")

@@ -9,7 +9,8 @@ import sys
 import pytest
 from babel.messages.pofile import read_po
 
-from tracker import config, i18n
+from tracker import config
+from tracker.systems import i18n
 
 LANGUAGES = [code for code in i18n.LANGUAGES if code != i18n.DEFAULT]
 

@@ -8,14 +8,15 @@ import unicodedata
 import pytest
 from marshmallow import ValidationError
 
-from tracker import i18n, webhooks
+from tracker import webhooks
 from tracker.accounts import AccountError, Accounts
 from tracker.campaign import CampaignStartedSchema, language_of, slug
 from tracker.commandline import language
 from tracker.errors import BatchError
-from tracker.i18n import Said
 from tracker.permissions import Forbidden, Guard
 from tracker.store import open_store
+from tracker.systems import i18n
+from tracker.systems.i18n import Said
 
 
 @pytest.mark.parametrize(
@@ -206,7 +207,7 @@ def test_a_webhooks_message_speaks_the_campaigns_language():
 def test_words_kept_in_a_state_read_in_the_readers_language_from_a_copy_and_a_snapshot():
     """A state may keep a rule's message or a pack's names: a writer's copy and a snapshot
     read back keep them as words, not as the English they are as plain strings."""
-    from tracker import i18n
+    from tracker.systems import i18n
     from tracker.events import copied, decode_state, state_text
 
     state = {

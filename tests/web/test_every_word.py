@@ -13,7 +13,8 @@ from urllib.parse import urldefrag, urlparse
 import flask_babel
 import pytest
 
-from tracker import config, i18n, systems
+from tracker import config, systems
+from tracker.systems import i18n
 from tracker.web import language
 
 OPEN, CLOSE = "⟦", "⟧"

@@ -7,10 +7,10 @@ import pytest
 from apiseed import PASSWORD
 from logins import csrf_of, logged_in
 
-from tracker import i18n
 from tracker.accounts import Accounts
 from tracker.campaign import CORE_EVENTS
-from tracker.i18n import _
+from tracker.systems import i18n
+from tracker.systems.i18n import _
 from tracker.web import create_app
 
 NAV = ("Audit log", "Dice", "Members", "Play on")

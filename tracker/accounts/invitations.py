@@ -20,7 +20,7 @@ from tracker.accounts.common import (
 )
 from tracker.accounts.seats import _JOIN, Seats, _names
 from tracker.errors import NotFound
-from tracker.i18n import _
+from tracker.systems.i18n import _
 
 INVITATION_DAYS = 14
 # How many players one group link may let in.

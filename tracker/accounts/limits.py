@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from tracker.accounts.common import OverLimit, Tables, User, _iso, _now
-from tracker.i18n import _, ngettext
+from tracker.systems.i18n import _, ngettext
 
 # Floods, each limit an app config key with its default here: sign-ups from one address in
 # an hour (each costs a password hash), campaigns one account starts in a day (campaign ids

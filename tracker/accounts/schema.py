@@ -1,7 +1,7 @@
 """The accounts' tables, on each engine: made by `make_tables`, in the order a copy fills them
 (`TABLES`)."""
 
-from tracker import names
+from tracker.systems import names
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tracker.accounts.common import Membership, SeatRefused, Tables, User
 from tracker.errors import NotFound
-from tracker.i18n import _
+from tracker.systems.i18n import _
 
 _JOIN = (
     "INSERT INTO members (campaign, user_id, role, side) VALUES (?, ?, ?, ?) "

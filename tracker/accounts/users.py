@@ -8,7 +8,6 @@ from datetime import timedelta
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from tracker import i18n, names
 from tracker.accounts.common import (
     AccountError,
     TooManyAttempts,
@@ -19,7 +18,8 @@ from tracker.accounts.common import (
 )
 from tracker.accounts.limits import Limits, signups_from
 from tracker.errors import NotFound
-from tracker.i18n import _
+from tracker.systems import i18n, names
+from tracker.systems.i18n import _
 
 # A user name: letters of any alphabet (with their accents and marks), digits, dots, dashes
 # and underscores, starting with a letter or digit; counted in letters, composed (NFC).

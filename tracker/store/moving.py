@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tracker.errors import TrackerError
-from tracker.i18n import _
 from tracker.store.base import Store
 from tracker.store.records import Broken
+from tracker.systems.i18n import _
 
 _EVENTS = "campaign, version, type, data, meta, recorded_at, hash"
 BATCH = 1000

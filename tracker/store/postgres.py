@@ -37,7 +37,6 @@ from psycopg_pool import ConnectionPool
 
 from tracker.errors import Conflict
 from tracker.events import NewEvent
-from tracker.i18n import _
 from tracker.store.base import Store
 from tracker.store.records import (
     INSERT,
@@ -50,6 +49,7 @@ from tracker.store.records import (
     chained,
     describe,
 )
+from tracker.systems.i18n import _
 
 CHANNEL = "tracker_events"
 # Tells every listener the log's newest position, when the transaction commits.

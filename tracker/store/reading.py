@@ -8,7 +8,6 @@ from collections.abc import Iterator
 
 from tracker.errors import Conflict, KeyReused
 from tracker.events import GENESIS, Event
-from tracker.i18n import _
 from tracker.store.records import (
     COLUMNS,
     AppendRequest,
@@ -17,6 +16,7 @@ from tracker.store.records import (
     check_chain,
     decoded,
 )
+from tracker.systems.i18n import _
 
 
 class LogReading:

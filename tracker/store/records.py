@@ -20,7 +20,7 @@ from tracker.events import (
     decode,
     utcnow,
 )
-from tracker.i18n import Said, _
+from tracker.systems.i18n import Said, _
 
 
 class AppendResult(NamedTuple):

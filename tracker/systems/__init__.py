@@ -1,19 +1,26 @@
-"""The registry of game systems: every package here with a `system` attribute is one."""
+"""The registry of game systems: every package here with a `system` attribute is one.
+
+The package itself imports nothing of the tracker when it is first imported: its modules
+every layer reads (`i18n`, the words a user reads; `names`) are imported by the core's own
+modules (errors, dice, events) while those are still being made.
+"""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
 from functools import cache
+from typing import TYPE_CHECKING
 
-from tracker.errors import NotFound
-from tracker.i18n import _
-from tracker.systems.base import GameSystem
+if TYPE_CHECKING:
+    from tracker.systems.base import GameSystem
 
 
 @cache
 def registry() -> dict[str, GameSystem]:
     """Every installed game system by name, found by looking at the packages here."""
+    from tracker.systems.base import GameSystem
+
     found: dict[str, GameSystem] = {}
     for info in pkgutil.iter_modules(__path__):
         if not info.ispkg:
@@ -27,6 +34,9 @@ def registry() -> dict[str, GameSystem]:
 
 def get(name: str) -> GameSystem:
     """The game system called `name`; NotFound names the ones there are."""
+    from tracker.errors import NotFound
+    from tracker.systems.i18n import _
+
     try:
         return registry()[name]
     except KeyError:

@@ -20,11 +20,11 @@ from pathlib import Path
 
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
-from tracker import names
 from tracker.dice import Drawn
 from tracker.errors import InvalidEvent, RuleViolation, joined
 from tracker.events import Event, copied, unrecorded
-from tracker.i18n import Said, _
+from tracker.systems import names
+from tracker.systems.i18n import Said, _
 
 __all__ = ["GameSystem", "EventSchema", "Handlers", "IdPattern", "RuleViolation", "Event"]
 

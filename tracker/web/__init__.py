@@ -9,8 +9,9 @@ from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from tracker import config, i18n, systems
-from tracker.i18n import _, ngettext
+from tracker import config, systems
+from tracker.systems import i18n
+from tracker.systems.i18n import _, ngettext
 from tracker.web import (
     api,
     auth,

@@ -12,7 +12,6 @@ from flask import (
     url_for,
 )
 
-from tracker import i18n
 from tracker.accounts import (
     SIGNUPS_PER_ADDRESS_HOUR,
     AccountError,
@@ -20,8 +19,9 @@ from tracker.accounts import (
     SeatRefused,
     TooManyAttempts,
 )
-from tracker.i18n import _
 from tracker.permissions import Forbidden, Unauthenticated
+from tracker.systems import i18n
+from tracker.systems.i18n import _
 from tracker.web import hooks
 from tracker.web.context import accounts, current_user, log_in, log_out, service
 from tracker.web.language import COOKIE, YEAR, say

@@ -21,7 +21,7 @@ from flask import (
 )
 from flask_babel import force_locale
 
-from tracker import i18n, systems
+from tracker import systems
 from tracker.accounts import CAMPAIGNS_PER_ACCOUNT_DAY, OverLimit
 from tracker.campaign import slug
 from tracker.errors import (
@@ -31,8 +31,9 @@ from tracker.errors import (
     InvalidEvent,
     TrackerError,
 )
-from tracker.i18n import _
 from tracker.permissions import Forbidden
+from tracker.systems import i18n
+from tracker.systems.i18n import _
 from tracker.web import entries
 from tracker.web.context import accounts, actor, current_user, policy, reader_view, service
 from tracker.web.forms import (

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
-from tracker.i18n import _
 from tracker.permissions import own_entry
+from tracker.systems.i18n import _
 from tracker.web.context import service
 from tracker.web.forms import Failure
 from tracker.web.language import listed

@@ -30,11 +30,12 @@ from functools import lru_cache
 
 from marshmallow import fields
 
-from tracker import accounts, i18n
+from tracker import accounts
 from tracker.campaign import CAMPAIGN_ID_LENGTH, CampaignStartedSchema, EventVoidedSchema
 from tracker.dice import Dice, Drawn
-from tracker.i18n import N_, _, ngettext
+from tracker.systems import i18n
 from tracker.systems.base import field_limits
+from tracker.systems.i18n import N_, _, ngettext
 from tracker.web.language import capitalised, listed
 
 MISSING = object()
@@ -323,7 +324,7 @@ def _dice(text: str):
 
 class Failure(dict):
     """A refused form, for its page: which form (`form`), the words for each field
-    (`fields`) and for the form as a whole (`message`), kept as messages (`tracker.i18n`).
+    (`fields`) and for the form as a whole (`message`), kept as messages (`tracker.systems.i18n`).
 
     Each piece of words is shown once, in the reader's language: beside its field or its
     form when the page shows them (the macros ask `at_field` and `at_form`), and whatever no

@@ -24,10 +24,10 @@ from flask import (
 )
 
 from tracker import webhooks
-from tracker.i18n import _
 from tracker.service import Service
 from tracker.store import open_store
 from tracker.systems.base import HAPPENINGS
+from tracker.systems.i18n import _
 from tracker.web.context import current_user, policy, service, store
 from tracker.web.language import capitalised, say
 from tracker.web.rendering import context

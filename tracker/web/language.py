@@ -3,7 +3,7 @@
 The language is the account's setting, else the one this browser chose in a page's footer (a
 cookie), else the best of the browser's Accept-Language, else English. Flask-Babel holds the
 catalogues (tracker/translations) and gives templates `_`, `gettext` and `ngettext`; a
-message made by the rules (`tracker.i18n.Said`) is translated where it is shown, in the
+message made by the rules (`tracker.systems.i18n.Said`) is translated where it is shown, in the
 reader's language.
 """
 
@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, flash, g, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_translations
 
-from tracker import i18n
-from tracker.i18n import _
+from tracker.systems import i18n
+from tracker.systems.i18n import _
 from tracker.web.context import accounts, current_user
 
 COOKIE = "lang"

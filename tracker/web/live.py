@@ -25,9 +25,9 @@ from flask import Blueprint, Response, current_app, request
 
 from tracker.accounts import Accounts
 from tracker.errors import NotFound
-from tracker.i18n import _
 from tracker.permissions import Policy
 from tracker.store import Store, is_url, open_store
+from tracker.systems.i18n import _
 from tracker.web.context import current_user, kept_store, policy, store
 from tracker.web.language import capitalised
 from tracker.web.streams import RETRY_AFTER, Announcer, Listener, Refusal, Slots

@@ -13,8 +13,8 @@ from flask_babel import format_datetime
 from tracker import stats
 from tracker.campaign import CORE_EVENTS, Entry
 from tracker.errors import BatchError, Conflict
-from tracker.i18n import N_, _
 from tracker.permissions import Forbidden
+from tracker.systems.i18n import N_, _
 from tracker.web import rendering
 from tracker.web.context import actor, policy, reader_view, service
 from tracker.web.language import say

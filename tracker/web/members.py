@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from tracker import i18n
 from tracker.accounts import GROUP_USES, AccountError, SeatRefused
 from tracker.errors import BatchError, Conflict
-from tracker.i18n import N_, _
 from tracker.permissions import Forbidden, seat
+from tracker.systems import i18n
+from tracker.systems.i18n import N_, _
 from tracker.web.context import accounts, actor, current_user, policy, service
 from tracker.web.language import say
 from tracker.web.rendering import campaign_language, context

@@ -23,7 +23,7 @@ from flask_babel import get_locale
 from jinja2 import Environment, meta
 from markupsafe import Markup
 
-from tracker import i18n
+from tracker.systems import i18n
 
 # Parts kept per process: a page of the audit log is fifty rows (each about 1.5 KB with its
 # key), a Warcry map about 11 KB; enough for the open pages of some eighty campaigns.

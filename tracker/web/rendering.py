@@ -14,8 +14,8 @@ from jinja2 import TemplateNotFound
 
 from tracker.campaign import CORE_EVENTS
 from tracker.errors import BatchError, Conflict, InvalidEvent, TrackerError
-from tracker.i18n import _
 from tracker.permissions import Forbidden, records_for, sees_side
+from tracker.systems.i18n import _
 from tracker.web import entries
 from tracker.web.context import accounts, current_user, policy, service
 from tracker.web.forms import Failure, field_labels, player_words

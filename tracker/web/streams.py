@@ -25,7 +25,7 @@ import threading
 import time
 from typing import NamedTuple
 
-from tracker.i18n import ngettext
+from tracker.systems.i18n import ngettext
 
 log = logging.getLogger(__name__)
 

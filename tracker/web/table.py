@@ -14,8 +14,8 @@ import re
 from flask import Blueprint, abort, redirect, request, url_for
 
 from tracker.errors import BatchError, Conflict, RuleViolation
-from tracker.i18n import _
 from tracker.permissions import UNDONE, Forbidden
+from tracker.systems.i18n import _
 from tracker.web import log, rendering
 from tracker.web.context import actor, policy, service
 from tracker.web.entries import latest_own, to_confirm

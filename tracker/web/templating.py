@@ -28,9 +28,9 @@ from flask import (
 from flask.templating import Environment
 from markupsafe import Markup, escape
 
-from tracker import i18n
 from tracker.errors import NotFound, ShownAt
-from tracker.i18n import _
+from tracker.systems import i18n
+from tracker.systems.i18n import _
 from tracker.web import entries
 from tracker.web.forms import dice_boxes
 

@@ -14,9 +14,9 @@ import json
 from flask import Blueprint, current_app, redirect, request, url_for
 
 from tracker.errors import BatchError, Conflict, InvalidEvent, TrackerError
-from tracker.i18n import _, ngettext
 from tracker.permissions import Forbidden
 from tracker.rosters import read_roster, refused
+from tracker.systems.i18n import _, ngettext
 from tracker.web import rendering
 from tracker.web.context import actor, csrf, policy, service
 from tracker.web.forms import Failure

@@ -3,10 +3,10 @@ from the deck, each translated where it is read (after the catalogues are merged
 
 import pytest
 
-from tracker import i18n
 from tracker.errors import RuleViolation
-from tracker.i18n import localised
+from tracker.systems import i18n
 from tracker.systems.claim import system
+from tracker.systems.i18n import localised
 
 
 def test_the_deck_names_stay_out_of_the_settings_and_reach_the_state(h):

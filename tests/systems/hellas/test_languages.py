@@ -3,9 +3,9 @@ the reader's language, whoever recorded them."""
 
 import pytest
 
-from tracker import i18n
-from tracker.i18n import localised
+from tracker.systems import i18n
 from tracker.systems.hellas import system
+from tracker.systems.i18n import localised
 
 
 def test_a_pack_name_in_other_languages_stays_out_of_the_campaign_settings(table):

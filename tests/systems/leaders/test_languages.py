@@ -5,9 +5,9 @@ per language kept out of what a campaign records."""
 import pytest
 from leaders_table import ALICE, BOB, PLAYERS, QUEEN, Table, arranged
 
-from tracker import i18n
 from tracker.errors import RuleViolation
-from tracker.i18n import localised
+from tracker.systems import i18n
+from tracker.systems.i18n import localised
 from tracker.systems.leaders import names, system
 
 

@@ -3,9 +3,9 @@ name from the pack, each translated where it is read (after the catalogues are m
 
 import pytest
 
-from tracker import i18n
 from tracker.errors import RuleViolation
-from tracker.i18n import localised
+from tracker.systems import i18n
+from tracker.systems.i18n import localised
 from tracker.systems.monsters import system
 
 

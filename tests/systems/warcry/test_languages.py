@@ -8,13 +8,14 @@ import copy
 
 import pytest
 
-from tracker import config, i18n
+from tracker import config
 from tracker.accounts import Accounts
 from tracker.dice import SeededRoller
 from tracker.events import Event
-from tracker.i18n import localised
 from tracker.service import Service
 from tracker.store import open_store
+from tracker.systems import i18n
+from tracker.systems.i18n import localised
 from tracker.systems.warcry import system, words
 from tracker.systems.warcry.packs import factions_imported, slug
 from tracker.web import create_app

@@ -11,8 +11,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from tracker.i18n import _, localised
 from tracker.systems.base import load_json
+from tracker.systems.i18n import _, localised
 
 CONTENT = Path(__file__).parent / "content"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from tracker.errors import RuleViolation
 from tracker.events import Event
-from tracker.i18n import N_, _
 from tracker.systems.base import Handlers
+from tracker.systems.i18n import N_, _
 
 from .cards import (
     DOPPELGANGERS,

@@ -7,8 +7,8 @@ import re
 from marshmallow import Schema, ValidationError, fields, validate
 
 from tracker.dice import Drawn, PlayerByLot
-from tracker.i18n import N_, _
 from tracker.systems.base import EventSchema, IdPattern
+from tracker.systems.i18n import N_, _
 
 from .cards import CARD
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tracker.errors import InvalidEvent, RuleViolation
 from tracker.events import Event
-from tracker.i18n import N_, _
 from tracker.systems.base import GameSystem
+from tracker.systems.i18n import N_, _
 
 from . import rules, views, words
 from .cards import FACTIONS, deck_cards, decks, load_deck, with_versions

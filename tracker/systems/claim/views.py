@@ -16,9 +16,9 @@ import json
 
 from markupsafe import escape
 
-from tracker import i18n
 from tracker.errors import NotFound
-from tracker.i18n import _, localised, ngettext
+from tracker.systems import i18n
+from tracker.systems.i18n import _, localised, ngettext
 
 from . import rules
 from .cards import DOPPELGANGERS, card_name, faction, faction_names, value

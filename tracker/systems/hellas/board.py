@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
-from tracker.i18n import _
+from tracker.systems.i18n import _
 
 REWARDS = (None, "artifact", "priest")
 

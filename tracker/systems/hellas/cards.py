@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tracker.errors import RuleViolation
-from tracker.i18n import _, localised, ngettext
+from tracker.systems.i18n import _, localised, ngettext
 
 
 def name(state: dict, player: str) -> str:

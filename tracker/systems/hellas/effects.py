@@ -11,7 +11,7 @@ by a monster need no choice: they happen in the event that causes them.
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
-from tracker.i18n import N_, _, ngettext
+from tracker.systems.i18n import N_, _, ngettext
 
 from . import cards as deck
 from .grants import give

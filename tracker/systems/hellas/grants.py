@@ -6,7 +6,7 @@ This module reads nothing of the rules' module, which calls it when a Monument i
 
 from __future__ import annotations
 
-from tracker.i18n import _, localised
+from tracker.systems.i18n import _, localised
 
 
 def _priests_owned(game: dict, player: str) -> int:

@@ -10,7 +10,7 @@ ends the quest, takes its token off the board and gives its rewards.
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
-from tracker.i18n import _
+from tracker.systems.i18n import _
 
 from .grants import give
 from .rules import (

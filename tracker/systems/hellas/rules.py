@@ -11,8 +11,8 @@ from collections import Counter
 
 from tracker.errors import RuleViolation
 from tracker.events import Event
-from tracker.i18n import N_, _, localised, ngettext
 from tracker.systems.base import Handlers
+from tracker.systems.i18n import N_, _, localised, ngettext
 
 from . import cards as deck
 from . import grants

@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 
 from tracker.errors import RuleViolation
-from tracker.i18n import _, localised
 from tracker.systems.base import GameSystem, Handlers, load_json
+from tracker.systems.i18n import _, localised
 
 from . import effects, quests, rules, views, words
 from .board import check_content, neighbours

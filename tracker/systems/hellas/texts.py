@@ -1,7 +1,7 @@
 """A pack's names in other languages: kept out of the log, given back to the fold.
 
 A campaign's first event holds its board's content, hashed with the rest of the log. The
-versions of its names per language (`"i18n"`, read by `tracker.i18n.localised`) are words to
+versions of its names per language (`"i18n"`, read by `tracker.systems.i18n.localised`) are words to
 show, not rules: they stay out of that event, so that a translation added or mended later
 changes no hash and reaches old campaigns too. The fold gives each entry of the content the
 versions its shipped pack has for it, as long as the entry still reads as the pack's does.

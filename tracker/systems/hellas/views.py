@@ -12,7 +12,7 @@ import copy
 import json
 
 from tracker.errors import NotFound, RuleViolation
-from tracker.i18n import N_, _, localised, ngettext
+from tracker.systems.i18n import N_, _, localised, ngettext
 
 from . import rules
 from .effects import grant_thing, grant_words

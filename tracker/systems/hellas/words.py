@@ -3,7 +3,7 @@ reader's language where the line is read."""
 
 from __future__ import annotations
 
-from tracker.i18n import Texts, _, localised, ngettext
+from tracker.systems.i18n import Texts, _, localised, ngettext
 
 from .rules import (
     artifact_name,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from tracker.i18n import Texts, localised
 from tracker.systems.base import load_json
+from tracker.systems.i18n import Texts, localised
 
 CONTENT = Path(__file__).parent / "content"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from tracker.errors import RuleViolation
-from tracker.i18n import N_, _
 from tracker.systems.base import Handlers
+from tracker.systems.i18n import N_, _
 
 from . import geometry as geo
 from .names import named

@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from tracker.dice import Drawn, PlayerByLot
-from tracker.i18n import _
 from tracker.systems.base import EventSchema, IdPattern
+from tracker.systems.i18n import _
 
 MODES = ("standard", "expert")
 ABILITIES = (

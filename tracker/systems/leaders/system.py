@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tracker.errors import InvalidEvent
-from tracker.i18n import _, localised
 from tracker.systems.base import GameSystem, load_json
+from tracker.systems.i18n import _, localised
 
 from . import rules, views, words
 from .names import without_versions

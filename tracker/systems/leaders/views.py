@@ -14,7 +14,7 @@ from itertools import permutations
 
 from tracker.errors import NotFound, RuleViolation
 from tracker.events import unrecorded
-from tracker.i18n import _
+from tracker.systems.i18n import _
 
 from . import geometry as geo
 from . import rules

@@ -4,7 +4,7 @@ its parameters, translated where it is read."""
 
 from __future__ import annotations
 
-from tracker.i18n import N_, _, ngettext
+from tracker.systems.i18n import N_, _, ngettext
 
 from .names import named
 from .rules import ability_title, both, card_label, fmt, listed, piece_label, player_name

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from tracker.i18n import N_, _
+from tracker.systems.i18n import N_, _
 
 PAIR = re.compile(r"(-?\d+)\s*,\s*(-?\d+)")
 SPACE_HELP = N_("a space is written q,r (for example 3,2)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tracker.i18n import N_, _
+from tracker.systems.i18n import N_, _
 
 #: axial offsets of the six neighbours of a space
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))

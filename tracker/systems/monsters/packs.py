@@ -6,8 +6,8 @@ import functools
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from tracker.i18n import N_, _, ngettext
 from tracker.systems.base import EventSchema, IdPattern, load_json
+from tracker.systems.i18n import N_, _, ngettext
 
 from . import hexes
 

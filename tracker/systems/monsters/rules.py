@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from tracker.errors import RuleViolation
 from tracker.events import Event
-from tracker.i18n import N_, _, localised
 from tracker.systems.base import Handlers
+from tracker.systems.i18n import N_, _, localised
 
 from . import hexes
 from .hexes import shown

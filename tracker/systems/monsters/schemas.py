@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate
 
 from tracker.dice import Drawn
-from tracker.i18n import N_, _
 from tracker.systems.base import EventSchema
+from tracker.systems.i18n import N_, _
 
 from . import formtext, rules
 

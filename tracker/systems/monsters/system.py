@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import ValidationError
 
 from tracker.errors import InvalidEvent
-from tracker.i18n import N_, _
 from tracker.systems.base import Event, GameSystem, _plain
+from tracker.systems.i18n import N_, _
 
 from . import formtext, packs, rules, views, words
 from .schemas import EVENTS

@@ -10,9 +10,9 @@ import json
 
 from markupsafe import escape
 
-from tracker import i18n
 from tracker.errors import NotFound, RuleViolation
-from tracker.i18n import _, localised
+from tracker.systems import i18n
+from tracker.systems.i18n import _, localised
 
 from . import hexes, rules
 from .schemas import EVENTS

@@ -1,13 +1,13 @@
 """What each event of monster battles says in the audit log.
 
-Each sentence is one message with its parameters (`tracker.i18n`), read in the reader's
+Each sentence is one message with its parameters (`tracker.systems.i18n`), read in the reader's
 language; a sentence with optional parts is a choice between whole messages.
 """
 
 from __future__ import annotations
 
 from tracker.events import Event
-from tracker.i18n import N_, _, localised, ngettext
+from tracker.systems.i18n import N_, _, localised, ngettext
 
 from . import rules
 from .hexes import shown

@@ -13,8 +13,8 @@ from marshmallow import EXCLUDE, ValidationError, fields, validate
 from slugify import slugify
 
 from tracker.errors import InvalidEvent
-from tracker.i18n import _
 from tracker.systems.base import EventSchema
+from tracker.systems.i18n import _
 from tracker.systems.warcry import tables as t
 from tracker.systems.warcry.rules import faction as faction_named
 from tracker.systems.warcry.schemas import FIGHTER_POINTS, ID, NAME, Weapon, stat_field

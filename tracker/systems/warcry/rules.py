@@ -7,8 +7,8 @@ with the rule in words. The state is rosters, glory, the seven-step aftermath an
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
-from tracker.i18n import N_, _, localised
 from tracker.systems.base import Handlers
+from tracker.systems.i18n import N_, _, localised
 from tracker.systems.warcry import tables as t
 from tracker.systems.warcry.tables import listed
 

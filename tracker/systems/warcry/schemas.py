@@ -3,8 +3,8 @@
 from marshmallow import fields, pre_load, validate
 
 from tracker.dice import Dice
-from tracker.i18n import N_, _
 from tracker.systems.base import EventSchema, IdPattern
+from tracker.systems.i18n import N_, _
 from tracker.systems.warcry.tables import POINT_KINDS, RULES
 
 ID = IdPattern(63)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 
 from tracker.errors import InvalidEvent
-from tracker.i18n import _, localised
 from tracker.systems.base import GameSystem, load_json
+from tracker.systems.i18n import _, localised
 from tracker.systems.warcry import packs, rules, tables, views, words
 from tracker.systems.warcry.schemas import EVENTS, ORGANISER_EVENTS, UPCASTERS, Settings
 

@@ -6,7 +6,7 @@ Pure functions of the dice and the facts of a battle; the fold in rules.py calls
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
-from tracker.i18n import N_, _, ngettext
+from tracker.systems.i18n import N_, _, ngettext
 
 # Where each number comes from is said in docs/events/warcry.md ("Where the numbers come
 # from"): the source (seed 003) first, the published first-edition campaign rules where it

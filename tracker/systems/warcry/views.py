@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from tracker.errors import NotFound, RuleViolation, ShownAt
-from tracker.i18n import N_, _, localised
+from tracker.systems.i18n import N_, _, localised
 from tracker.systems.warcry import rules, tables
 from tracker.systems.warcry.rules import (
     battle,

@@ -1,7 +1,7 @@
 """What each Warcry event says in the audit log: the sentence a player would say of it.
 
 Each function reads the event's data and the state just after the event, and gives a
-message with its parameters (`tracker.i18n`), read in the reader's language. A sentence
+message with its parameters (`tracker.systems.i18n`), read in the reader's language. A sentence
 whose parts are optional is a choice between whole messages, as word order differs from one
 language to another.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tracker.i18n import N_, _, localised, ngettext
+from tracker.systems.i18n import N_, _, localised, ngettext
 from tracker.systems.warcry import tables as t
 from tracker.systems.warcry.rules import battle, named, profiles
 

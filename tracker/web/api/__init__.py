@@ -15,9 +15,9 @@ from __future__ import annotations
 from flask import render_template, request
 from flask_smorest import Api
 
-from tracker import i18n
 from tracker.dice import Dice, Drawn
-from tracker.i18n import N_, _
+from tracker.systems import i18n
+from tracker.systems.i18n import N_, _
 from tracker.web import exportschema
 from tracker.web.api import accounts, campaigns, events, members
 from tracker.web.api.schemas import ErrorSchema

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tracker.i18n import _
+from tracker.systems.i18n import _
 from tracker.web.api.errors import ApiBlueprint
 from tracker.web.api.schemas import MeSchema
 from tracker.web.context import accounts, policy

@@ -6,8 +6,8 @@ from flask import request, url_for
 
 from tracker import systems
 from tracker.errors import NotFound
-from tracker.i18n import _
 from tracker.service import slug
+from tracker.systems.i18n import _
 from tracker.web import exportschema
 from tracker.web.api.errors import ApiBlueprint
 from tracker.web.api.schemas import (

@@ -10,7 +10,6 @@ from flask_smorest import Blueprint, abort
 from flask_wtf.csrf import validate_csrf
 from wtforms.validators import ValidationError
 
-from tracker import i18n
 from tracker.accounts import OverLimit, SeatRefused
 from tracker.errors import (
     BatchError,
@@ -20,8 +19,9 @@ from tracker.errors import (
     NotFound,
     TrackerError,
 )
-from tracker.i18n import _
 from tracker.permissions import Forbidden, Unauthenticated
+from tracker.systems import i18n
+from tracker.systems.i18n import _
 from tracker.web.api.schemas import ErrorSchema
 from tracker.web.context import bearer, current_user
 

@@ -9,8 +9,8 @@ import re
 from flask import Response, request
 
 from tracker.errors import NotFound
-from tracker.i18n import _
 from tracker.permissions import Forbidden
+from tracker.systems.i18n import _
 from tracker.web.api.errors import ApiBlueprint, fail
 from tracker.web.api.schemas import (
     AppendResultSchema,

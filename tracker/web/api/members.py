@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import url_for
 
-from tracker.i18n import _
+from tracker.systems.i18n import _
 from tracker.web import hooks
 from tracker.web.api.errors import ApiBlueprint, fail
 from tracker.web.api.schemas import InvitationInSchema, InvitationSchema, MembershipSchema

@@ -22,7 +22,7 @@ from markupsafe import escape
 # The languages the tracker speaks, each named in itself (the footer's switch), English first.
 LANGUAGES = {"en": "English", "pl": "Polski", "cs": "Čeština", "it": "Italiano"}
 DEFAULT = "en"
-CATALOGUES = Path(__file__).parent / "translations"
+CATALOGUES = Path(__file__).parent.parent / "translations"
 DOMAIN = "messages"
 
 

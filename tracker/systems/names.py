@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from tracker.i18n import N_, Said, _
+from tracker.systems.i18n import N_, Said, _
 
 # Characters that change nothing a reader sees, or turn the text around them: each named, so
 # that a refusal says which one crept in (pasted from a chat, typed by a keyboard's layout).
