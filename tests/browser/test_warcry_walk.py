@@ -6,9 +6,9 @@ from playwright.sync_api import expect
 
 
 def found(page, name, player, faction):
-    page.wait_for_load_state("load")  # the script that fills the id from the name is running
-    page.fill("input[name=name][data-slug-to]", name)
-    expect(page.locator("#warband-id")).not_to_have_value("")
+    """Found a warband, its id left empty for the server to make from the name."""
+    page.fill("form:has(#warband-id) input[name=name]", name)
+    expect(page.locator("#warband-id")).to_have_value("")
     page.fill("input[name=player]", player)
     page.fill("input[name=faction]", faction)
     page.click("text=Found the warband")
@@ -16,9 +16,12 @@ def found(page, name, player, faction):
 
 
 def add_fighter(page, name, points, leader=False):
-    page.wait_for_load_state("load")
-    page.fill("input[name=name][data-slug-to]", name)
-    expect(page.locator("#fighter-id")).not_to_have_value("")
+    """Add a fighter: the leader with its id typed, the others' left for the server."""
+    page.fill("form:has(#fighter-id) input[name=name]", name)
+    if leader:
+        page.fill("#fighter-id", name.lower())
+    else:
+        expect(page.locator("#fighter-id")).to_have_value("")
     page.fill("input[name=points]", str(points))
     if leader:
         page.check("input[name=leader]")

@@ -31,7 +31,12 @@ from functools import lru_cache
 from marshmallow import fields
 
 from tracker import accounts
-from tracker.campaign import CAMPAIGN_ID_LENGTH, CampaignStartedSchema, EventVoidedSchema
+from tracker.campaign import (
+    CAMPAIGN_ID_LENGTH,
+    CampaignStartedSchema,
+    EventVoidedSchema,
+    slug,
+)
 from tracker.dice import Dice, Drawn
 from tracker.systems import i18n
 from tracker.systems.base import field_limits
@@ -42,13 +47,26 @@ MISSING = object()
 
 
 def form_data(schema, form, prefix: str = "") -> dict:
-    """The event data that a submitted form describes, for `schema`."""
+    """The event data that a submitted form describes, for `schema`. An id made from
+    another field (``made_from`` metadata) and left empty is made from that field's text."""
     data: dict = {}
     for name, field in schema.fields.items():
         value = _field(field, form, f"{prefix}{name}")
         if value is not MISSING:
             data[name] = value
+    for name, field in schema.fields.items():
+        source = data.get(field.metadata.get("made_from"))
+        if data.get(name) in (None, "") and isinstance(source, str) and source.strip():
+            data[name] = _made_id(field, source)
     return data
+
+
+def _made_id(field, text: str) -> str:
+    """An id made from a name by the one transliteration every id uses (`slug`), cut to
+    the field's length so that a long name still gives an id the field takes."""
+    made = slug(text)
+    length = field_limits(field).get("maxlength")
+    return made[:length].rstrip("-") if length else made
 
 
 def _field(field, form, key: str):

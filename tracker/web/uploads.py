@@ -19,7 +19,7 @@ from tracker.rosters import read_roster, refused
 from tracker.systems.i18n import _, ngettext
 from tracker.web import rendering
 from tracker.web.context import actor, csrf, policy, service
-from tracker.web.forms import Failure
+from tracker.web.forms import Failure, form_data
 from tracker.web.language import say
 
 bp = Blueprint("uploads", __name__)
@@ -111,10 +111,12 @@ def roster_file(cid, page):
     try:
         content, filename = _file("roster")
         roster = read_roster(content, filename)
-        founding = {key: form.get(key, "").strip() for key in ("warband", "name", "player")}
-        founding.update(quest=form.get("quest") or None, faction=form.get("faction", ""))
         svc = service()
         system = svc.system_of(cid)[0]
+        # The founding's fields, read by its event's schema as any form's (an id left empty
+        # is made from the name); a game without that event takes no roster file anyway.
+        type_ = form.get("type", "")
+        founding = form_data(system.schema(type_), form) if type_ in system.events else {}
         events = system.roster_events(svc.state(cid).state, roster, founding)
         _append(cid, events, form)
     except BatchError as error:
@@ -128,7 +130,7 @@ def roster_file(cid, page):
             "Founded from %(file)s: %(name)s, %(num)d fighters.",
             len(events) - 1,
             file=filename,
-            name=founding["name"] or _("a warband"),
+            name=founding.get("name") or _("a warband"),
         )
     )
     return redirect(rendering.local(form.get("next")) or url_for("campaign.dashboard", cid=cid))

@@ -124,6 +124,7 @@ class PlayerSchema(EventSchema):
     id = fields.Str(
         required=True,
         validate=IdPattern(40, error=_("a player id is lower-case letters, digits, -")),
+        metadata={"made_from": "name"},
     )
     name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
 

@@ -33,7 +33,7 @@ class Settings(EventSchema):
 
 
 class WarbandFounded(EventSchema):
-    warband = id_field()
+    warband = id_field(metadata={"made_from": "name"})
     name = name_field()
     player = name_field()
     faction = name_field()
@@ -42,7 +42,7 @@ class WarbandFounded(EventSchema):
 
 class FighterAdded(EventSchema):
     warband = id_field()
-    fighter = id_field()
+    fighter = id_field(metadata={"made_from": "name"})
     name = name_field()
     # A fighter comes from one of its faction's profiles (its runemarks and points) or is a
     # custom fighter with its runemarks and points given.
@@ -253,7 +253,7 @@ class FactionsImported(EventSchema):
 class FactionDefined(EventSchema):
     """The organiser added a faction, or edited one (its profiles stay)."""
 
-    faction = id_field(metadata={"label": N_("faction id")})
+    faction = id_field(metadata={"label": N_("faction id"), "made_from": "name"})
     name = name_field(metadata={"label": N_("name")})
     runemark = fields.Str(
         required=True, validate=validate.Length(min=1, max=40), metadata={"label": N_("runemark")}
@@ -265,14 +265,14 @@ class ProfileDefined(ProfileBody):
     """The organiser added a fighter profile to a faction, or edited one."""
 
     faction = id_field(metadata={"label": N_("faction")})
-    profile = id_field(metadata={"label": N_("profile id")})
+    profile = id_field(metadata={"label": N_("profile id"), "made_from": "name"})
 
 
 class ArtefactDefined(EventSchema):
     """The organiser added an artefact of power to a quest's table, or edited one."""
 
     quest = id_field(metadata={"label": N_("quest")})
-    artefact = id_field(metadata={"label": N_("artefact id")})
+    artefact = id_field(metadata={"label": N_("artefact id"), "made_from": "name"})
     name = name_field(metadata={"label": N_("name")})
     effect = fields.Str(required=True, validate=validate.Length(min=1, max=1000))
 
@@ -280,7 +280,7 @@ class ArtefactDefined(EventSchema):
 class TerritoryDefined(EventSchema):
     """The organiser added a territory warbands may conquer, or edited one."""
 
-    territory = id_field(metadata={"label": N_("territory id")})
+    territory = id_field(metadata={"label": N_("territory id"), "made_from": "name"})
     name = name_field(metadata={"label": N_("name")})
     effect = fields.Str(load_default="", validate=TEXT, metadata={"label": N_("effect")})
 
@@ -304,7 +304,7 @@ class Reward(EventSchema):
 class QuestDefined(EventSchema):
     """The organiser added a quest (its map, runemark and tables), or edited one."""
 
-    quest = id_field(metadata={"label": N_("quest id")})
+    quest = id_field(metadata={"label": N_("quest id"), "made_from": "title"})
     title = name_field(metadata={"label": N_("title")})
     runemark = fields.Str(
         required=True, validate=validate.Length(min=1, max=40), metadata={"label": N_("runemark")}

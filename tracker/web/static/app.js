@@ -9,29 +9,6 @@ root.querySelectorAll("details[open]").forEach(function (element) {
   element.setAttribute("data-was-open", "");
 });
 
-// A short id is filled in from the name as it is typed, until the id is edited by hand.
-// Without script the id is simply typed, or left empty for the server to make. Letters are
-// spelled in plain Latin as the server spells them ("Żar" -> "zar"), never dropped: a name
-// with letters this cannot spell (another alphabet) leaves the id empty, for the server.
-var LATIN = {"ł": "l", "ø": "o", "ß": "ss", "đ": "d", "ð": "d", "þ": "th", "æ": "ae",
-  "œ": "oe", "ı": "i", "ħ": "h", "ŀ": "l", "ŧ": "t"};
-function slugOf(name) {
-  var plain = name.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "")
-    .replace(/[łøßđðþæœıħŀŧ]/g, function (c) { return LATIN[c]; });
-  if (/[^\x00-\x7f\u00a0-\u00bf\u2000-\u206f]/.test(plain)) return "";
-  return plain.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60);
-}
-root.querySelectorAll("input[data-slug-to]").forEach(function (source) {
-  var target = document.getElementById(source.dataset.slugTo);
-  if (!target) return;
-  var touched = target.value !== "";
-  target.addEventListener("input", function () { touched = true; });
-  source.addEventListener("input", function () {
-    if (touched) return;
-    target.value = slugOf(source.value);
-  });
-});
-
 // A Warcry battle form: the points and fighters picked, counted as the boxes are ticked
 // (the server draws the limit and checks it; without script the roster's total is shown).
 root.querySelectorAll("fieldset[data-muster]").forEach(function (side) {
