@@ -207,8 +207,8 @@ def test_a_webhooks_message_speaks_the_campaigns_language():
 def test_words_kept_in_a_state_read_in_the_readers_language_from_a_copy_and_a_snapshot():
     """A state may keep a rule's message or a pack's names: a writer's copy and a snapshot
     read back keep them as words, not as the English they are as plain strings."""
-    from tracker.systems import i18n
     from tracker.events import copied, decode_state, state_text
+    from tracker.systems import i18n
 
     state = {
         "ledger": [{"cause": i18n._("played the battle (battle %(battle)s)", battle="b1")}],
