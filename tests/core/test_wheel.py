@@ -84,6 +84,8 @@ def test_the_wheel_carries_the_templates_the_samples_and_the_static_files(wheel)
         assert f"tracker/events/{sample.name}" in names
     for static in ("style.css", "print.css", "app.js"):
         assert f"tracker/web/static/{static}" in names
+    for language in ("pl", "cs", "it"):  # the catalogues, compiled
+        assert f"tracker/translations/{language}/LC_MESSAGES/messages.mo" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "tracker = tracker.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
@@ -94,9 +96,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def fetch(url: str) -> tuple[int, str]:
+def fetch(url: str, language: str = "") -> tuple[int, str]:
+    asked = urllib.request.Request(url, headers={"Accept-Language": language} if language else {})
     try:
-        with urllib.request.urlopen(url, timeout=30) as answer:
+        with urllib.request.urlopen(asked, timeout=30) as answer:
             return answer.status, answer.read().decode("utf-8")
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode("utf-8", "replace")
@@ -155,6 +158,9 @@ def test_the_installed_tracker_serves_a_page_of_each_games_sample_from_another_f
         assert f"/c/{campaign}/" in front
         status, page = fetch(f"{base}/c/{campaign}/")
         assert status == 200 and "Something went wrong" not in page, campaign
+    # Its catalogues are the installed package's: a page asked for in Polish is in Polish.
+    polish = fetch(f"{base}/login", "pl")[1]
+    assert '<html lang="pl">' in polish and "Log in" not in polish
     # The installed package is what served: not a source tree somewhere on the path.
     where = subprocess.run(
         [str(installed / "python"), "-c", "import tracker; print(tracker.__file__)"],
