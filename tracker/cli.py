@@ -19,6 +19,7 @@ from tracker.accounts import NUMBERED, TABLES, Accounts
 from tracker.commandline import (
     db_option,
     fail,
+    helped,
     on_server,
     opened,
     program,
@@ -62,10 +63,12 @@ def load_samples(service: Service, folder: Path = config.SAMPLES) -> int:
     return loaded
 
 
-@click.command("init")
+@click.command(
+    "init",
+    help=helped(_("Create the database (tables, indexes, append-only triggers).")),
+)
 @db_option
 def init_command(db):
-    """Create the database (tables, indexes, append-only triggers)."""
     with opened(db, must_exist=False) as service:
         service.store.init()
         Accounts(service.store).init()
@@ -77,42 +80,58 @@ def init_command(db):
     say(_("database ready at %(where)s", where=where))
 
 
-@click.command("serve")
+@click.command(
+    "serve",
+    help=helped(
+        _("Serve the web app with gunicorn; an empty database first gets the sample campaigns.")
+    ),
+)
 @db_option
 @click.option(
     "--host",
     default=None,
-    help="Address to listen on (default: 127.0.0.1, this machine only; with --lan, 0.0.0.0).",
+    help=helped(
+        _("Address to listen on (default: 127.0.0.1, this machine only; with --lan, 0.0.0.0).")
+    ),
 )
 @click.option(
     "--lan",
     is_flag=True,
-    help="Serve the phones at the table: listen on the local network and print the "
-    "address to open on them, with its QR code.",
+    help=helped(
+        _(
+            "Serve the phones at the table: listen on the local network and print the "
+            "address to open on them, with its QR code."
+        )
+    ),
 )
 @click.option(
     "--port",
     default=5000,
     show_default=True,
     type=click.IntRange(1, 65535),
-    help="Port to listen on.",
+    help=helped(_("Port to listen on.")),
 )
 @click.option(
-    "--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Worker processes."
+    "--workers",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help=helped(_("Worker processes.")),
 )
 @click.option(
     "--threads",
     default=None,
     type=click.IntRange(1, 256),
-    help="Request threads a worker (default 8; an open live page holds none).",
+    help=helped(_("Request threads a worker (default 8; an open live page holds none).")),
 )
 @click.option(
     "--access-log",
     is_flag=True,
-    help="Write a line for each request to standard output (off: it costs every request).",
+    help=helped(
+        _("Write a line for each request to standard output (off: it costs every request).")
+    ),
 )
 def serve_command(db, host, port, workers, threads, access_log, lan):
-    """Serve the web app with gunicorn; an empty database first gets the sample campaigns."""
     if host is None:
         host = network.EVERY_ADDRESS if lan else "127.0.0.1"
     path = config.db_path(db)
@@ -189,11 +208,18 @@ def _address(host: str, port: int) -> str:
     return address
 
 
-@click.command("import")
+@click.command(
+    "import",
+    help=helped(
+        _(
+            "Import campaigns from a JSON Lines file: every event checked by its rules, all "
+            "or nothing."
+        )
+    ),
+)
 @db_option
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 def import_command(db, file):
-    """Import campaigns from a JSON Lines file: every event checked by its rules, all or nothing."""
     with opened(db) as service:
         lines = read_text(file)
         results = service.import_lines(lines)
@@ -209,18 +235,31 @@ def import_command(db, file):
             )
 
 
-@click.group("content")
+@click.group(
+    "content",
+    help=helped(
+        _("A campaign's own content: import the community's fighter data into a campaign.")
+    ),
+)
 def content_group():
-    """A campaign's own content: import the community's fighter data into a campaign."""
+    """The `content` commands, added to it below."""
 
 
-@content_group.command("import")
+@content_group.command(
+    "import",
+    help=helped(
+        _(
+            "Import a content file (Warcry: a warcry_data JSON array of fighters) into a "
+            "campaign's log as one event of its organiser's: all of the file, or nothing."
+        )
+    ),
+)
 @db_option
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--campaign", required=True, help="The campaign whose log takes the content.")
+@click.option(
+    "--campaign", required=True, help=helped(_("The campaign whose log takes the content."))
+)
 def content_import_command(db, file, campaign):
-    """Import a content file (Warcry: a warcry_data JSON array of fighters) into a campaign's
-    log as one event of its organiser's: all of the file, or nothing."""
     with opened(db) as service:
         try:
             document = json.loads("".join(read_text(file)))
@@ -246,11 +285,15 @@ def content_import_command(db, file, campaign):
         )
 
 
-@click.command("export")
+@click.command(
+    "export",
+    help=helped(
+        _("Write a campaign as JSON Lines to stdout, one event a line; its witness on stderr.")
+    ),
+)
 @db_option
 @click.argument("campaign")
 def export_command(db, campaign):
-    """Write a campaign as JSON Lines to stdout, one event a line; its witness on stderr."""
     with opened(db, write=False) as service:
         for line in service.export(campaign):
             click.echo(line)
@@ -266,17 +309,29 @@ def export_command(db, campaign):
         )
 
 
-@click.command("verify")
+@click.command(
+    "verify",
+    help=helped(
+        _(
+            "Recompute the hash chains, hold each campaign's log against the head the "
+            "database recorded for it, and the snapshots against the log; with --head and "
+            "--at, check that the log still holds a witness; with --witness FILE, every "
+            "witness of the file. Exit 1 naming what does not match."
+        )
+    ),
+)
 @db_option
 @click.argument("campaign", required=False)
-@click.option("--head", default=None, metavar="HASH", help="A witness: the head hash kept.")
+@click.option(
+    "--head", default=None, metavar="HASH", help=helped(_("A witness: the head hash kept."))
+)
 @click.option(
     "--at",
     "at",
     type=click.IntRange(min=1),
     default=None,
     metavar="VERSION",
-    help="The event the witness was taken at.",
+    help=helped(_("The event the witness was taken at.")),
 )
 @click.option(
     "--witness",
@@ -284,13 +339,11 @@ def export_command(db, campaign):
     default=None,
     metavar="FILE",
     type=click.Path(dir_okay=False, allow_dash=True),
-    help="A witness file of every campaign (from `witness --all`) to hold the log against.",
+    help=helped(
+        _("A witness file of every campaign (from `witness --all`) to hold the log against.")
+    ),
 )
 def verify_command(db, campaign, head, at, witness_file):
-    """Recompute the hash chains, hold each campaign's log against the head the database
-    recorded for it, and the snapshots against the log; with --head and --at, check that
-    the log still holds a witness; with --witness FILE, every witness of the file. Exit 1
-    naming what does not match."""
     if (head is None) != (at is None) or (head is not None and not campaign):
         fail(_("a witness is checked with a campaign, --head HASH and --at VERSION together"), 2)
     if witness_file is not None and (campaign or head):
@@ -436,10 +489,19 @@ def _unwitnessed(service: Service, witnessed: list[dict]) -> list[str]:
     return wrong
 
 
-@click.command("witness")
+@click.command(
+    "witness",
+    help=helped(
+        _(
+            "Write the head of a campaign (or of every one, --all) as a witness file: one "
+            'JSON object a line, {"campaign", "version", "head"}, that `verify --witness '
+            "FILE` holds a database against later. Keep it away from the database."
+        )
+    ),
+)
 @db_option
 @click.argument("campaign", required=False)
-@click.option("--all", "every", is_flag=True, help="Every campaign of the database.")
+@click.option("--all", "every", is_flag=True, help=helped(_("Every campaign of the database.")))
 @click.option(
     "--out",
     "out",
@@ -447,12 +509,9 @@ def _unwitnessed(service: Service, witnessed: list[dict]) -> list[str]:
     show_default=True,
     metavar="FILE",
     type=click.Path(dir_okay=False, allow_dash=True),
-    help="Where to write the witnesses (- for stdout).",
+    help=helped(_("Where to write the witnesses (- for stdout).")),
 )
 def witness_command(db, campaign, every, out):
-    """Write the head of a campaign (or of every one, --all) as a witness file: one JSON
-    object a line, {"campaign", "version", "head"}, that `verify --witness FILE` holds a
-    database against later. Keep it away from the database."""
     if bool(campaign) == every:
         fail(_("name one campaign, or --all for every campaign"), 2)
     if out != "-" and Path(out).exists():
@@ -479,7 +538,10 @@ def witness_command(db, campaign, every, out):
     )
 
 
-@click.command("state")
+@click.command(
+    "state",
+    help=helped(_("Print a campaign's folded state as JSON.")),
+)
 @db_option
 @click.argument("campaign")
 @click.option(
@@ -488,28 +550,31 @@ def witness_command(db, campaign, every, out):
     type=int,
     default=None,
     metavar="VERSION",
-    help="The state as it stood after this event.",
+    help=helped(_("The state as it stood after this event.")),
 )
 def state_command(db, campaign, at):
-    """Print a campaign's folded state as JSON."""
     with opened(db, write=False) as service:
         view = service.state(campaign, at)
         click.echo(json.dumps(view.to_json(), indent=2, ensure_ascii=False))
 
 
-@click.command("campaigns")
+@click.command(
+    "campaigns",
+    help=helped(_("One line per campaign: id, system, name, version, head hash.")),
+)
 @db_option
 def campaigns_command(db):
-    """One line per campaign: id, system, name, version, head hash."""
     with opened(db, write=False) as service:
         for row in service.campaigns():
             click.echo(f"{row.id}\t{row.system}\t{row.name}\t{row.version}\t{row.head}")
 
 
-@click.command("rebuild")
+@click.command(
+    "rebuild",
+    help=helped(_("Drop every snapshot and replay every campaign, with a progress bar.")),
+)
 @db_option
 def rebuild_command(db):
-    """Drop every snapshot and replay every campaign, with a progress bar."""
     with opened(db) as service:
         total = service.store.count()
         label = i18n.translate(_("replaying"), i18n.reader())
@@ -526,12 +591,18 @@ def rebuild_command(db):
         )
 
 
-@click.command("backup")
+@click.command(
+    "backup",
+    help=helped(
+        _(
+            "Copy the whole database (log, snapshots, accounts, members, tokens, visibility, "
+            "the secret) to a new file at PATH, consistently while writers go on writing."
+        )
+    ),
+)
 @db_option
 @click.argument("path", type=click.Path(dir_okay=False))
 def backup_command(db, path):
-    """Copy the whole database (log, snapshots, accounts, members, tokens, visibility, the
-    secret) to a new file at PATH, consistently while writers go on writing."""
     if is_url(config.db_path(db)):
         fail(_("backup copies an SQLite file: back a PostgreSQL database up with pg_dump"))
     if Path(path).exists():
@@ -548,12 +619,19 @@ def backup_command(db, path):
         )
 
 
-@click.command("restore")
+@click.command(
+    "restore",
+    help=helped(
+        _(
+            "Make the database from a backup file, after checking every chain in it; the "
+            "database must not exist yet (restore into a new path, then point --db or "
+            "TRACKER_DB at it)."
+        )
+    ),
+)
 @db_option
 @click.argument("backup", type=click.Path(dir_okay=False))
 def restore_command(db, backup):
-    """Make the database from a backup file, after checking every chain in it; the database
-    must not exist yet (restore into a new path, then point --db or TRACKER_DB at it)."""
     target = config.db_path(db)
     if is_url(target):
         fail(
@@ -599,12 +677,21 @@ def copy_database(store: Store, path: str, label: str) -> None:
         store.backup(path, progress)
 
 
-@click.command("copy")
+@click.command(
+    "copy",
+    help=helped(
+        _(
+            "Copy the whole SQLite database (events with their hashes, accounts, members, "
+            "tokens, invitations, visibility) into an empty PostgreSQL database, then check "
+            "every chain there."
+        )
+    ),
+)
 @db_option
-@click.option("--to", "to", required=True, metavar="URL", help="The empty PostgreSQL database.")
+@click.option(
+    "--to", "to", required=True, metavar="URL", help=helped(_("The empty PostgreSQL database."))
+)
 def copy_command(db, to):
-    """Copy the whole SQLite database (events with their hashes, accounts, members, tokens,
-    invitations, visibility) into an empty PostgreSQL database, then check every chain there."""
     from tracker.store.moving import copy_into, make_ready, size
 
     if is_url(config.db_path(db)):
@@ -629,17 +716,19 @@ def copy_command(db, to):
         )
 
 
-@click.command("members")
+@click.command(
+    "members",
+    help=helped(_("List a campaign's members, or (as the operator) add or remove one.")),
+)
 @db_option
 @click.argument("campaign")
-@click.option("--add", "add", metavar="USER", default=None, help="Make USER a member.")
+@click.option("--add", "add", metavar="USER", default=None, help=helped(_("Make USER a member.")))
 @click.option(
     "--role", type=click.Choice(["player", "organiser"]), default="player", show_default=True
 )
-@click.option("--side", default=None, help="The side USER plays (with --add).")
-@click.option("--remove", "remove", metavar="USER", default=None, help="Remove USER.")
+@click.option("--side", default=None, help=helped(_("The side USER plays (with --add).")))
+@click.option("--remove", "remove", metavar="USER", default=None, help=helped(_("Remove USER.")))
 def members_command(db, campaign, add, role, side, remove):
-    """List a campaign's members, or (as the operator) add or remove one."""
     with opened(db) as service:
         if not service.store.exists(campaign):
             fail(_("there is no campaign %(campaign)r", campaign=campaign))
@@ -668,12 +757,14 @@ def members_command(db, campaign, add, role, side, remove):
             click.echo(f"{member.user.name}\t{member.role}\t{member.side or '-'}")
 
 
-@click.command("visibility")
+@click.command(
+    "visibility",
+    help=helped(_("Say whether a campaign is public (anyone may read it) or private; or set it.")),
+)
 @db_option
 @click.argument("campaign")
 @click.argument("setting", required=False, type=click.Choice(["public", "private"]))
 def visibility_command(db, campaign, setting):
-    """Say whether a campaign is public (anyone may read it) or private; or set it."""
     with opened(db) as service:
         if not service.store.exists(campaign):
             fail(_("there is no campaign %(campaign)r", campaign=campaign))
@@ -744,6 +835,6 @@ class Manage(click.Group):
 def main():
     speak()
     Manage(
-        help="Run the tracker: its database, its samples and its web server.",
+        help=helped(_("Run the tracker: its database, its samples and its web server.")),
         no_args_is_help=True,
     ).main(prog_name=program())

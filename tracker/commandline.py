@@ -21,15 +21,6 @@ from tracker.store import ReadOnly, Store, describe, is_url, open_store
 from tracker.systems import i18n
 from tracker.systems.i18n import _
 
-db_option = click.option(
-    "--db",
-    "db",
-    metavar="PATH|URL",
-    default=None,
-    help="The SQLite database file, or a postgresql:// URL "
-    "(default: $TRACKER_DB or instance/tracker.db).",
-)
-
 
 def language(environ=None) -> str:
     """The language the command line speaks: $TRACKER_LANGUAGE, else the locale's
@@ -46,6 +37,27 @@ def language(environ=None) -> str:
             # A language chosen that the tracker does not speak reads English, not the next.
             return i18n.DEFAULT
     return i18n.DEFAULT
+
+
+def helped(text) -> str:
+    """A help text (a message) in the command line's language: click keeps the help of a
+    command and of an option as a plain string when it is made, at import, so it is read
+    once, in the language of the process's environment."""
+    return i18n.translate(text, i18n.catalogue(language()))
+
+
+db_option = click.option(
+    "--db",
+    "db",
+    metavar="PATH|URL",
+    default=None,
+    help=helped(
+        _(
+            "The SQLite database file, or a postgresql:// URL "
+            "(default: $TRACKER_DB or instance/tracker.db)."
+        )
+    ),
+)
 
 
 def speak(environ=None) -> str:
