@@ -5,6 +5,7 @@ its errors in one line, and failing with one line on stderr and a non-zero exit.
 from __future__ import annotations
 
 import errno
+import gettext
 import io
 import os
 import sqlite3
@@ -39,6 +40,25 @@ def language(environ=None) -> str:
     return i18n.DEFAULT
 
 
+def click_speaks(code: str) -> None:
+    """Click's own words ("Usage:", "Missing argument", tracker/clickwords.py) read from our
+    catalogue in the language `code`: click looks them up with the standard library's
+    `gettext`, in its global domain. English is click's own words: left as it is."""
+    if code == i18n.DEFAULT:
+        return
+    gettext.bindtextdomain(i18n.DOMAIN, str(i18n.CATALOGUES))
+    gettext.textdomain(i18n.DOMAIN)
+    # The standard library's gettext takes its language from $LANGUAGE before the locale's
+    # variables, at each lookup: set for this process (and what it runs), it is ours, even
+    # where TRACKER_LANGUAGE chose a language other than the locale's.
+    os.environ["LANGUAGE"] = code
+
+
+# Click makes some of its words when a command is declared, at import (a path argument's
+# "file"), as our help texts are: so it speaks the environment's language from the start.
+click_speaks(language())
+
+
 def helped(text) -> str:
     """A help text (a message) in the command line's language: click keeps the help of a
     command and of an option as a plain string when it is made, at import, so it is read
@@ -61,9 +81,11 @@ db_option = click.option(
 
 
 def speak(environ=None) -> str:
-    """Every message the command line prints read in its environment's language."""
+    """Every message the command line prints, click's own words too, read in its
+    environment's language."""
     code = language(environ)
     i18n.read_by(lambda: i18n.catalogue(code))
+    click_speaks(code)
     return code
 
 

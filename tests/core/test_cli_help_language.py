@@ -84,3 +84,17 @@ def test_tracker_help_read_in_polish_says_what_the_tracker_and_its_import_do_in_
     shown = help_of("import", language="pl")
     assert polish(IMPORT) in shown and IMPORT not in shown
     assert polish(DB) in shown and DB not in shown
+
+
+def test_click_s_own_words_in_the_help_read_in_english_where_english_is_asked():
+    shown = help_of("import", language="en")
+    assert "Usage:" in shown and "Options:" in shown and "Show this message and exit." in shown
+
+
+@pytest.mark.catalogued
+def test_click_s_own_words_in_the_help_read_in_polish_where_polish_is_asked():
+    assert polish("Usage:") != "Usage:" and polish("Options") != "Options"
+    shown = help_of("import", language="pl")
+    assert polish("Usage:") in shown and "Usage:" not in shown
+    assert f"{polish('Options')}:" in shown and "Options:" not in shown
+    assert polish("Show this message and exit.") in shown
