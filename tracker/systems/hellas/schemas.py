@@ -6,6 +6,7 @@ from marshmallow import ValidationError, fields, validate
 
 from tracker.dice import Dice, Drawn
 from tracker.systems.base import EventSchema, IdPattern
+from tracker.systems.i18n import _
 
 ID = IdPattern(41)
 ID_PATTERN = ID.regex
@@ -41,7 +42,7 @@ class EventCard(Drawn):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, str) or not ID_PATTERN.match(value):
-            raise ValidationError("an event card is named by its id, such as 'red-comet'")
+            raise ValidationError(_("an event card is named by its id, such as 'red-comet'"))
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -71,12 +72,12 @@ class CardsDrawn(Drawn):
             if not isinstance(value, dict) or not all(
                 isinstance(k, str) and _card_list(v) for k, v in value.items()
             ):
-                raise ValidationError("starting hands are {player: [combat card ids]}")
+                raise ValidationError(_("starting hands are lists of combat card ids by player"))
             return {k: list(v) for k, v in value.items()}
         if isinstance(value, str):  # typed in at the table: "spear-1, helm-1"
             value = [v.strip() for v in value.split(",") if v.strip()]
         if not _card_list(value):
-            raise ValidationError("combat cards are a list of card ids, such as ['spear-1']")
+            raise ValidationError(_("combat cards are a list of card ids, such as ['spear-1']"))
         return list(value)
 
     def _serialize(self, value, attr, obj, **kwargs):
