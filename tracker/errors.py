@@ -1,7 +1,7 @@
 """The errors the tracker raises, each carrying a message a player can read: a
 `tracker.systems.i18n.Said`, read in the reader's language where it is shown."""
 
-from tracker.systems.i18n import _
+from tracker.systems.i18n import _, listed
 
 
 class TrackerError(Exception):
@@ -133,9 +133,4 @@ class CampaignExists(Conflict):
 
 def joined(parts: list):
     """Several messages as one ("a; b; c"), each still a message."""
-    if not parts:
-        return ""
-    together = parts[-1]
-    for part in reversed(parts[:-1]):
-        together = _("%(first)s; %(rest)s", first=part, rest=together)
-    return together
+    return listed(parts, "; ")

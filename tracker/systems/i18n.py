@@ -108,6 +108,21 @@ def localised(entry: Mapping, key: str = "name", default=None):
     return Texts(text, versions) if versions and isinstance(text, str) else text
 
 
+def listed(items, separator: str = ", ", empty=""):
+    """Messages or names one after another as one message (", " between them, or "; "),
+    each still read in the reader's language: one item is itself, none is `empty`."""
+    items = list(items)
+    if not items:
+        return empty
+    together = items[-1]
+    for item in reversed(items[:-1]):
+        if separator == "; ":
+            together = _("%(first)s; %(rest)s", first=item, rest=together)
+        else:
+            together = _("%(first)s, %(rest)s", first=item, rest=together)
+    return together
+
+
 def translate(words, translations) -> str:
     """`words` in the language of `translations` (a gettext translations object, its
     `language` attribute the code): a message translated with its parameters (each

@@ -8,10 +8,9 @@ from __future__ import annotations
 from werkzeug.datastructures import MultiDict
 
 from tracker.permissions import own_entry
-from tracker.systems.i18n import _
+from tracker.systems.i18n import _, listed
 from tracker.web.context import service
 from tracker.web.forms import Failure
-from tracker.web.language import listed
 
 # How far back in the log a member's own latest entry is looked for.
 UNDO_REACH = 200
@@ -128,7 +127,7 @@ def to_confirm(cid: str, system, form, submissions: list[dict]) -> str | None:
         for i, s in enumerate(typed)
         if (said := system.final_outcome(view.state, s["type"], s["data"], view.latest + 1 + i))
     ]
-    return listed(words) or None
+    return listed(words, "; ") or None
 
 
 def confirm_fields(form) -> list[tuple[str, str]]:

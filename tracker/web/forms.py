@@ -40,8 +40,8 @@ from tracker.campaign import (
 from tracker.dice import Dice, Drawn
 from tracker.systems import i18n
 from tracker.systems.base import field_limits
-from tracker.systems.i18n import N_, _, ngettext
-from tracker.web.language import capitalised, listed
+from tracker.systems.i18n import N_, _, listed, ngettext
+from tracker.web.language import capitalised
 
 MISSING = object()
 
@@ -526,7 +526,7 @@ def typed(schema, form) -> str:
                     values=", ".join(values),
                 )
             )
-    return _("What you typed: %(fields)s.", fields=listed(parts)) if parts else ""
+    return _("What you typed: %(fields)s.", fields=listed(parts, "; ")) if parts else ""
 
 
 # -- the start of a campaign ----------------------------------------------------------------

@@ -15,7 +15,6 @@ from flask import Blueprint, flash, g, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_translations
 
 from tracker.systems import i18n
-from tracker.systems.i18n import _
 from tracker.web.context import accounts, current_user
 
 COOKIE = "lang"
@@ -84,21 +83,6 @@ def words(text) -> str:
     if isinstance(text, i18n.Said | i18n.Texts):
         return i18n.translate(text, translations())
     return translations().gettext(text) if isinstance(text, str) and text else text
-
-
-def listed(items, separator: str = "; "):
-    """Messages one after another, each in the reader's language ("; " between them, or ", "),
-    as one message; a single item is itself, none is ""."""
-    items = list(items)
-    if not items:
-        return ""
-    joined = items[0]
-    for item in items[1:]:
-        if separator == ", ":
-            joined = _("%(earlier)s, %(later)s", earlier=joined, later=item)
-        else:
-            joined = _("%(earlier)s; %(later)s", earlier=joined, later=item)
-    return joined
 
 
 def say(message, translations=None) -> None:

@@ -15,11 +15,10 @@ from jinja2 import TemplateNotFound
 from tracker.campaign import CORE_EVENTS
 from tracker.errors import BatchError, Conflict, InvalidEvent, TrackerError
 from tracker.permissions import Forbidden, records_for, sees_side
-from tracker.systems.i18n import _
+from tracker.systems.i18n import _, listed
 from tracker.web import entries
 from tracker.web.context import accounts, current_user, policy, service
 from tracker.web.forms import Failure, field_labels, player_words
-from tracker.web.language import listed
 from tracker.web.templating import url
 
 PAGE = r"[a-z][a-z0-9_-]{0,40}"
@@ -205,7 +204,7 @@ def _changed_meanwhile(conflict: Conflict) -> str:
             "The campaign changed since you loaded this page: meanwhile, for the same side: "
             "%(changes)s. Here it is as it stands now, with what you typed kept: check, then "
             "send it again.",
-            changes=listed(conflict.changed),
+            changes=listed(conflict.changed, "; "),
         )
     return _(
         "The campaign changed since you loaded this page: Here it is as it stands now, with "

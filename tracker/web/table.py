@@ -15,12 +15,12 @@ from flask import Blueprint, abort, redirect, request, url_for
 
 from tracker.errors import BatchError, Conflict, RuleViolation
 from tracker.permissions import UNDONE, Forbidden
-from tracker.systems.i18n import _
+from tracker.systems.i18n import _, listed
 from tracker.web import log, rendering
 from tracker.web.context import actor, policy, service
 from tracker.web.entries import latest_own, to_confirm
 from tracker.web.forms import Failure, dice_problems, form_data
-from tracker.web.language import listed, say
+from tracker.web.language import say
 
 bp = Blueprint("table", __name__)
 
@@ -162,7 +162,7 @@ def step(cid, page):
     except (Conflict, BatchError, Forbidden) as error:
         return _again(cid, page, *_step_refusal(error, system, submissions, form_id), form)
     entries = svc.recent(cid, len(submissions), result.last_version)
-    say(_("Recorded: %(words)s.", words=listed(entry.words for entry in reversed(entries))))
+    say(_("Recorded: %(words)s.", words=listed([entry.words for entry in reversed(entries)], "; ")))
     return redirect(_back(cid, page))
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from tracker.systems.base import load_json
-from tracker.systems.i18n import _, localised
+from tracker.systems.i18n import _, listed, localised
 
 CONTENT = Path(__file__).parent / "content"
 
@@ -50,13 +50,6 @@ def card_name(card: str | None, names: dict | None = None, first: bool = False) 
 def faction_names(factions: list[dict]) -> dict:
     """Faction id -> its name, in the reader's language where the deck has one."""
     return {f["id"]: localised(f, "name") for f in factions}
-
-
-def listed(items: list):
-    """Words one after another ("a, b, c"), each still read in the reader's language."""
-    if len(items) == 1:
-        return items[0]
-    return _("%(first)s, %(rest)s", first=items[0], rest=listed(items[1:]))
 
 
 def deck_cards(factions: list[dict]) -> list[str]:

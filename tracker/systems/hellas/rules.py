@@ -12,7 +12,7 @@ from collections import Counter
 from tracker.errors import RuleViolation
 from tracker.events import Event
 from tracker.systems.base import Handlers
-from tracker.systems.i18n import N_, _, localised, ngettext
+from tracker.systems.i18n import N_, _, listed, localised, ngettext
 
 from . import cards as deck
 from . import grants
@@ -92,17 +92,6 @@ def attribute(key: str | None):
     if key in ATTRIBUTE_WORDS:
         return _(ATTRIBUTE_WORDS[key])
     return _("Attribute") if key is None else key.capitalize()
-
-
-def listed(items) -> str:
-    """Items joined with commas, each still translated where it is read."""
-    items = list(items)
-    if not items:
-        return ""
-    joined = items[-1]
-    for item in reversed(items[:-1]):
-        joined = _("%(first)s, %(rest)s", first=item, rest=joined)
-    return joined
 
 
 def hoplites(n: int):

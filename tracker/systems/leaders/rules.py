@@ -11,7 +11,7 @@ from itertools import combinations
 
 from tracker.errors import RuleViolation
 from tracker.systems.base import Handlers
-from tracker.systems.i18n import N_, _
+from tracker.systems.i18n import N_, _, listed
 
 from . import geometry as geo
 from .names import named
@@ -131,14 +131,6 @@ def piece_label(piece: dict, capital: bool = False) -> str:
 def both(first, second) -> str:
     """Two things named together: "the Hermit of Stonewell and Burr the Cub"."""
     return _("%(first)s and %(second)s", first=first, second=second)
-
-
-def listed(items, empty=None) -> str:
-    """Things named one after another, comma between: each stays translatable."""
-    said = None
-    for item in items:
-        said = item if said is None else _("%(head)s, %(next)s", head=said, next=item)
-    return said if said is not None else (empty if empty is not None else "")
 
 
 def card_index(state: dict) -> dict[str, dict]:
@@ -1326,7 +1318,7 @@ def _check_recruitment(state, match, player, data) -> tuple[dict, list[tuple]]:
                     card=repr(card_id),
                 )
             )
-        row = listed((card_label(state, c) for c in match["row"]), _("empty"))
+        row = listed((card_label(state, c) for c in match["row"]), empty=_("empty"))
         raise RuleViolation(
             _(
                 "%(player)s recruits only from the face-up row (%(card)s is not in it; the "

@@ -7,17 +7,10 @@ language; a sentence with optional parts is a choice between whole messages.
 from __future__ import annotations
 
 from tracker.events import Event
-from tracker.systems.i18n import N_, _, localised, ngettext
+from tracker.systems.i18n import N_, _, listed, localised, ngettext
 
 from . import rules
 from .hexes import shown
-
-
-def listed(items: list):
-    """Names one after another ("Knight, Bear, Cat"), each still read in the reader's words."""
-    if len(items) == 1:
-        return items[0]
-    return _("%(first)s, %(rest)s", first=items[0], rest=listed(items[1:]))
 
 
 def describe(state: dict, event: Event) -> str:

@@ -369,7 +369,7 @@ def reach(state, wb, step, what) -> dict:
                     step=current,
                     title=_(t.STEPS[current]),
                     warband=wb["name"],
-                    owed=listed(still),
+                    owed=listed(still, "; "),
                 )
             )
         am = _passed(state, wb, am)
@@ -756,7 +756,7 @@ def _check_side(state, wb, side) -> str:
                 warband=wb["name"],
                 battle=wb["aftermath"]["battle"],
                 step=wb["aftermath"]["step"],
-                owed=listed(still),
+                owed=listed(still, "; "),
             )
         )
     active = wb["active"]
@@ -1072,7 +1072,7 @@ def aftermath_step_completed(state, event):
                 step=step,
                 title=_(t.STEPS[step]),
                 warband=wb["name"],
-                owed=listed(still),
+                owed=listed(still, "; "),
             )
         )
     _advance(state, wb, step, version)

@@ -6,7 +6,7 @@ Pure functions of the dice and the facts of a battle; the fold in rules.py calls
 from __future__ import annotations
 
 from tracker.errors import RuleViolation
-from tracker.systems.i18n import N_, _, ngettext
+from tracker.systems.i18n import N_, _, listed, ngettext
 
 # Where each number comes from is said in docs/events/warcry.md ("Where the numbers come
 # from"): the source (seed 003) first, the published first-edition campaign rules where it
@@ -38,15 +38,6 @@ CURRENT_RULES = PUBLISHED_RULES
 REINFORCEMENT_POINTS_PER_GLORY = 10
 REINFORCEMENTS = {50: 1, 100: 3}
 MAX_REINFORCEMENT_GLORY = 3
-
-
-def listed(parts):
-    """Messages (what a warband still owes, what a quest lacks) as one, joined by "; ": each
-    part stays a message, so that the whole is read in the reader's language."""
-    parts = list(parts)
-    if len(parts) == 1:
-        return parts[0]
-    return _("%(first)s; %(rest)s", first=parts[0], rest=listed(parts[1:]))
 
 
 def reinforcement_price(rules: int, points: int) -> int | None:
@@ -276,7 +267,7 @@ def check_quest(quest_id: str, quest: dict) -> None:
             _(
                 "the quest %(quest)r cannot be played: %(problems)s",
                 quest=quest_id,
-                problems=listed(problems),
+                problems=listed(problems, "; "),
             )
         )
 
@@ -305,6 +296,6 @@ def check_faction(faction_id: str, faction: dict) -> None:
             _(
                 "the faction %(faction)r cannot be played: %(problems)s",
                 faction=faction["name"],
-                problems=listed(problems),
+                problems=listed(problems, "; "),
             )
         )
