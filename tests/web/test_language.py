@@ -201,3 +201,17 @@ def test_a_campaign_s_pdf_is_in_the_campaign_s_language_whoever_reads_it(
     pdf = client.get(f"/c/{two}/pdf/roster", query_string={"warband": warband})
     assert pdf.status_code == 200 and 'lang="pl"' in made[0]
     assert html_lang(client.get(f"/c/{two}/roster", query_string={"warband": warband})) == "it"
+
+
+def test_outside_a_request_the_process_reads_in_its_own_language(app, monkeypatch):
+    """The command line's language (the process's reader) still reads once an app is made
+    (`serve` says where it serves after making it); a request reads in its reader's."""
+    from tracker.systems import i18n
+
+    monkeypatch.setattr(i18n, "_reader", lambda: i18n.catalogue("pl"))
+    said = i18n._("serving the tracker on %(url)s (database %(db)s)", url="u", db="d")
+    polish = i18n.translate(said, i18n.catalogue("pl"))
+    assert polish != str(said)
+    assert i18n.translate(said, i18n.reader()) == polish
+    with app.test_request_context("/", headers={"Accept-Language": "it"}):
+        assert i18n.translate(said, i18n.reader()) == i18n.translate(said, i18n.catalogue("it"))

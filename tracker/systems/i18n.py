@@ -170,15 +170,28 @@ def _english():
     return catalogue(DEFAULT)
 
 
-# Who is reading: the web sets this to Flask-Babel's translations of the request, the command
-# line to its environment's language. A message shown with no reader set reads in English.
+# Who is reading: the process's reader (the command line's environment language; English
+# when none is set) and, in a web request, the request's reader (Flask-Babel's translations
+# of the request), which answers None outside a request: the process's then.
 _reader: Callable = _english
+_in_requests: Callable | None = None
 
 
 def reader():
+    if _in_requests is not None:
+        found = _in_requests()
+        if found is not None:
+            return found
     return _reader()
 
 
 def read_by(get_translations: Callable) -> None:
+    """The process's reader: translations in the language everything here is read in."""
     global _reader
     _reader = get_translations
+
+
+def read_in_requests(get_translations: Callable) -> None:
+    """The reader of each request (None outside one), before the process's."""
+    global _in_requests
+    _in_requests = get_translations

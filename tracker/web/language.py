@@ -69,9 +69,9 @@ def switch():
 
 def translations():
     """The request's translations, its language's code as `language`; outside a request,
-    English."""
+    None (the process's reader reads then: the command line's language, or English)."""
     if not has_request_context():
-        return i18n.catalogue(i18n.DEFAULT)
+        return None
     found = get_translations()
     found.language = language()
     return found
@@ -81,8 +81,8 @@ def words(text) -> str:
     """`text` in the reader's language: a message or a pack's text, or a msgid marked with
     `N_` (a label of a table made at import time)."""
     if isinstance(text, i18n.Said | i18n.Texts):
-        return i18n.translate(text, translations())
-    return translations().gettext(text) if isinstance(text, str) and text else text
+        return i18n.translate(text, i18n.reader())
+    return i18n.reader().gettext(text) if isinstance(text, str) and text else text
 
 
 def say(message, translations=None) -> None:
@@ -105,9 +105,9 @@ def init_app(app) -> None:
         default_translation_directories=str(i18n.CATALOGUES),
         default_domain=i18n.DOMAIN,
     )
-    i18n.read_by(translations)
+    i18n.read_in_requests(translations)
     app.jinja_env.globals["languages"] = i18n.LANGUAGES
     app.jinja_env.globals["page_language"] = language
-    app.jinja_env.filters["translated"] = lambda words: i18n.translated(words, translations())
+    app.jinja_env.filters["translated"] = lambda words: i18n.translated(words, i18n.reader())
     app.jinja_env.filters["capitalised"] = capitalised
     app.register_blueprint(bp)
