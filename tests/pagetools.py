@@ -159,3 +159,15 @@ def defaults_refused(client, svc, campaign, url) -> list[str]:
                 svc.store.version(campaign),
             )
     return refused
+
+
+def strings_in(value) -> set[str]:
+    """Every string in a JSON value (an event's data, a content pack): the names a page may
+    show untranslated."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for v in value.values() for s in strings_in(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in strings_in(v)}
+    return set()

@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 from babel.messages.pofile import read_po
+from pagetools import strings_in
 
 from tracker import config
 from tracker.systems import i18n
@@ -52,16 +53,6 @@ def english_words(code: str) -> set[str]:
         for text in strings:
             own |= words_of(text or "")
     return english - own
-
-
-def strings_in(value) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return {s for v in value.values() for s in strings_in(v)}
-    if isinstance(value, list):
-        return {s for v in value for s in strings_in(v)}
-    return set()
 
 
 def proper_words() -> set[str]:

@@ -12,6 +12,7 @@ from urllib.parse import urldefrag, urlparse
 
 import flask_babel
 import pytest
+from pagetools import strings_in
 
 from tracker import config, systems
 from tracker.systems import i18n
@@ -124,16 +125,6 @@ def outside_brackets(text: str) -> str:
         elif depth == 0:
             out.append(char)
     return "".join(out)
-
-
-def strings_in(value) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return {s for v in value.values() for s in strings_in(v)}
-    if isinstance(value, list):
-        return {s for v in value for s in strings_in(v)}
-    return set()
 
 
 def proper_names(sample_lines: list[str]) -> list[str]:
