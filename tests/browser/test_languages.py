@@ -10,10 +10,11 @@ import json
 import re
 import subprocess
 import sys
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 from babel.messages.pofile import read_po
+from crawling import crawl
 from pagetools import strings_in
 
 from tracker import config
@@ -142,26 +143,13 @@ def tag_of(code: str, url: str) -> str:
 def test_every_page_of_the_sample_reads_in_the_language(reader, server, sample, code):
     page, english, names = reader, english_words(code), proper_words()
     in_language(page, server, code)
-    base = f"/c/{SAMPLES[sample]}/"
-    queue, seen, per_page, found = [base], {base}, {}, []
-    while queue:
-        target = queue.pop(0)
-        answer = page.goto(server + target)
-        assert answer.ok, f"{target} answered {answer.status}"
-        found += english_on(page, english, names, tag_of(code, target))
-        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
-            parts = urlsplit(href)
-            args = parse_qsl(parts.query)
-            if parts.netloc != urlsplit(server).netloc or not parts.path.startswith(base):
-                continue
-            if "/pdf/" in parts.path or any(k in ("at", "upto") for k, _ in args):
-                continue
-            link = parts.path + ("?" + urlencode(args) if args else "")
-            if link in seen or per_page.get(parts.path, 0) >= PER_PAGE:
-                continue
-            seen.add(link)
-            per_page[parts.path] = per_page.get(parts.path, 0) + 1
-            queue.append(link)
+    found = crawl(
+        page,
+        server,
+        SAMPLES[sample],
+        PER_PAGE,
+        lambda page, target: english_on(page, english, names, tag_of(code, target)),
+    )
     assert not found, "\n".join(found)
 
 

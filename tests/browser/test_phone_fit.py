@@ -13,9 +13,10 @@ import subprocess
 import sys
 import zlib
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
+from crawling import crawl
 
 from tracker import config
 
@@ -83,37 +84,16 @@ def organiser(browser, server, server_db):
     context.close()
 
 
-def crawl(page, server: str, campaign: str) -> list[str]:
-    """Check every page reached from the campaign's dashboard; what does not fit."""
-    base = f"/c/{campaign}/"
-    queue, seen, per_page, found = [base], {base}, {}, []
-    while queue:
-        target = queue.pop(0)
-        page.set_viewport_size({"width": WIDTHS[0], "height": 800})
-        answer = page.goto(server + target)
-        assert answer.ok, f"{target} answered {answer.status}"
-        found += misfits(page, tag_of(target))
-        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
-            parts = urlsplit(href)
-            args = parse_qsl(parts.query)
-            if parts.netloc != urlsplit(server).netloc or not parts.path.startswith(base):
-                continue
-            if "/pdf/" in parts.path or any(k in ("at", "upto") for k, _ in args):
-                continue
-            link = parts.path + ("?" + urlencode(args) if args else "")
-            if link in seen:
-                continue
-            seen.add(link)
-            if per_page.get(parts.path, 0) >= PER_PAGE:
-                continue
-            per_page[parts.path] = per_page.get(parts.path, 0) + 1
-            queue.append(link)
-    return found
-
-
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_every_page_of_the_sample_fits_a_phone(organiser, server, sample):
-    found = crawl(organiser, server, SAMPLES[sample])
+    found = crawl(
+        organiser,
+        server,
+        SAMPLES[sample],
+        PER_PAGE,
+        lambda page, target: misfits(page, tag_of(target)),
+        prepare=lambda page: page.set_viewport_size({"width": WIDTHS[0], "height": 800}),
+    )
     assert not found, "\n".join(found)
 
 
