@@ -451,3 +451,21 @@ def test_the_webhook_form_needs_its_csrf_token(svc, organiser, receiver):
     )
     assert saved.status_code == 302
     assert webhooks.webhook(svc.store, "c").happenings == ("battle",)
+
+
+@pytest.mark.catalogued
+def test_a_battle_in_a_polish_campaign_is_delivered_in_polish(app, client, two, receiver):
+    """The campaign's language (Members page) is what its webhook speaks, whatever the
+    webhook's own setting and whoever recorded the battle."""
+    chosen = client.post(f"/c/{two}/members", data={"action": "language", "language": "pl"})
+    assert chosen.status_code == 302
+    assert set_hook(client, two, receiver.url).status_code == 302
+    assert record_battle(client, two).status_code == 201
+    [(_, answer)] = webhooks.deliver_pending(store_of(app), allow_private=True)
+    assert answer.delivered
+    message = json.loads(receiver.got[0]["body"])
+    assert message["tracker"]["language"] == "pl"
+    english = "Test campaign: Battle b1"
+    assert message["content"].startswith("Test campaign: ")
+    assert not message["content"].startswith(english)
+    assert message["content"].startswith("Test campaign: Bitwa b1")
