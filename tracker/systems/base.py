@@ -457,6 +457,24 @@ class GameSystem:
         return digest.hexdigest()[:16]
 
 
+def next_step(side, do, waits, page: str, anchor: str = "", watch=None, **args) -> dict:
+    """One thing a campaign waits for, as a system's `views.next_steps` gives it to the part
+    that opens every campaign page: the side who acts (a side's id, a list of sides any of
+    whom may, or None for any member), the words for whoever may record it (`do`) and for
+    everyone else (`waits`: who is awaited, and for what), and the page where it is done
+    (`page`, its query `args`, the `anchor` of its form). `watch` is the page and query
+    where the others follow it, when that is another page (a seat they may not sit at)."""
+    return {
+        "side": side,
+        "do": do,
+        "waits": waits,
+        "page": page,
+        "args": args,
+        "anchor": anchor,
+        "watch": watch or (page, args),
+    }
+
+
 def field_at(schema: Schema, path: str) -> fields.Field:
     """The field at a dotted path through nested schemas, a list of them standing for each
     of its items ("map.name": the name of each point of a quest's map)."""

@@ -82,6 +82,9 @@ def context(cid: str, at: int | None = None) -> dict:
     now_args = {k: v for k, v in request.args.items() if k != "at"}
     member = accounts().membership(cid, current_user())
 
+    def may_record(side) -> bool:
+        return records_for(member, side)
+
     def may_see(side: str) -> bool:
         """Whether the reader may see what only `side`'s player sees (its hand)."""
         return sees_side(member, side)
@@ -92,7 +95,9 @@ def context(cid: str, at: int | None = None) -> dict:
         "can_record": member is not None and view.is_latest,
         # Whether the reader may record for a side: a page offers only the forms it may use
         # (in the past, shown off: `can_record`).
-        "may_record": lambda side: records_for(member, side),
+        "may_record": may_record,
+        # What this reader may do next, and what the campaign waits for from others.
+        "next_steps": lambda: next_steps(view, member, may_record),
         "my_latest": lambda: entries.latest_own(cid, member) if view.is_latest else None,
         "link": link,
         "pdf_link": lambda page, **args: url("campaign.pdf", cid=cid, page=page, **args),
@@ -112,6 +117,18 @@ def context(cid: str, at: int | None = None) -> dict:
         ),
         "recent": lambda count=8: svc.recent(cid, count, view.version),
     }
+
+
+def next_steps(view, member, may_record) -> list[dict]:
+    """What the campaign waits for now, as its system's `views.next_steps` says, each step
+    marked `yours` when this reader may record it, those first; none for a moment in the
+    past (its forms are off) or a game that says nothing of it."""
+    helper = getattr(view.system.views, "next_steps", None)
+    if helper is None or not view.is_latest:
+        return []
+    seat, role = (member.side, member.role) if member is not None else (None, None)
+    steps = [{**step, "yours": may_record(step["side"])} for step in helper(view.state, seat, role)]
+    return sorted(steps, key=lambda step: not step["yours"])
 
 
 def render_page(cid: str, page: str, status: int = 200, **extra):

@@ -18,6 +18,7 @@ from markupsafe import escape
 
 from tracker.errors import NotFound
 from tracker.systems import i18n
+from tracker.systems.base import next_step
 from tracker.systems.i18n import _, localised, ngettext
 
 from . import rules
@@ -266,3 +267,48 @@ class _Start(str):
 def start(words, length: int) -> str:
     """The first `length` letters of `words` in the reader's language."""
     return _Start(words, length)
+
+
+def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
+    """What the campaign waits for now (`base.next_step`): the next deal, the top card to
+    turn up, or the player to lead or follow and what it may play. The play's words name
+    only the player's own hand, and only that player (or a referee) is shown them."""
+    names = {p["id"]: p["name"] for p in state["players"]}
+    everyone = list(names)
+    game = state["game"]
+    number = next_game(state)
+    if number is not None:
+        return [
+            next_step(
+                everyone,
+                _("Deal game %(game)s", game=number),
+                _("A player of the campaign deals game %(game)s here.", game=number),
+                "dashboard",
+            )
+        ]
+    trick = game["trick"]
+    seat = seat if seat in names else trick["leader"]
+    if game["awaiting"] == "turn-up":
+        return [
+            next_step(
+                everyone,
+                _("Turn up the top card of the deck for trick %(trick)s", trick=trick["number"]),
+                _(
+                    "A player turns up the top card of the deck for trick %(trick)s here.",
+                    trick=trick["number"],
+                ),
+                "table",
+                watch=("game", {"game": game["number"]}),
+                player=seat,
+            )
+        ]
+    turn = game["turn"]
+    waits = (
+        _("Waiting for %(player)s to lead.", player=names[turn])
+        if game["awaiting"] == "lead"
+        else _("Waiting for %(player)s to follow.", player=names[turn])
+    )
+    hint = play_hint(state, turn)
+    watch = ("game", {"game": game["number"]})
+    do = _("Your move: %(hint)s", hint=hint)
+    return [next_step(turn, do, waits, "table", watch=watch, player=turn)]

@@ -12,6 +12,7 @@ import copy
 import json
 
 from tracker.errors import NotFound, RuleViolation
+from tracker.systems.base import next_step
 from tracker.systems.i18n import N_, _, localised, ngettext
 
 from . import rules
@@ -369,3 +370,37 @@ def english(words) -> str:
     """The English of a message: what a form sends back to be kept in the log, whatever the
     language of the page that sent it."""
     return str(words)
+
+
+def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
+    """What the campaign waits for now (`base.next_step`): a game to begin, what was
+    granted and is still to be taken, then the player who acts (in a battle, its next or
+    retreating player) and what the rules wait for (`rules.waiting_for`)."""
+    game = state["game"]
+    if game is None or game["over"]:
+        waits = _("The campaign waits for its next game.")
+        return [next_step(None, _("Begin the next game"), waits, "play")]
+    steps = [
+        next_step(
+            grant["player"],
+            _("Take what is granted: %(grant)s", grant=grant_words(state, grant)),
+            _(
+                "Waiting for %(player)s to take %(grant)s.",
+                player=rules.name(state, grant["player"]),
+                grant=grant_words(state, grant),
+            ),
+            "play",
+        )
+        for grant in game["grants"]
+    ]
+    battle = game["battle"]
+    actor = game["turn"]["player"]
+    if battle:
+        actor = battle["outcome"]["loser"] if battle["outcome"] else battle["next"]
+    waiting = rules.waiting_for(state)
+    if waiting:
+        do, waits = _("Next: %(what)s", what=waiting), _("Waiting for %(what)s.", what=waiting)
+    else:
+        do = _("Your turn: take your actions")
+        waits = _("Waiting for %(player)s to play.", player=rules.name(state, actor))
+    return steps + [next_step(actor, do, waits, "play")]

@@ -14,6 +14,7 @@ from itertools import permutations
 
 from tracker.errors import NotFound, RuleViolation
 from tracker.events import unrecorded
+from tracker.systems.base import next_step
 from tracker.systems.i18n import _
 
 from . import geometry as geo
@@ -392,3 +393,59 @@ def match_replayed(now: dict, match_id: str, latest: int, looked_at: int | None)
             )
         )
     return {"first": first, "final": final, "finished": record is not None, "record": record}
+
+
+def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
+    """What the campaign waits for now (`base.next_step`): a match to start, the Leaders to
+    choose, the deck and the draw, the player due to exile, move the Nemesis, act or
+    recruit, as the match the rules folded stands."""
+    names = {p["id"]: p["name"] for p in state["players"]}
+    match = _live(state)
+    if match is None:
+        return [
+            next_step(
+                None,
+                _("Start the next match"),
+                _("The campaign waits for its next match."),
+                "dashboard",
+            )
+        ]
+    steps = [
+        next_step(
+            pid,
+            _("Choose your Leader"),
+            _("Waiting for %(player)s to choose a Leader.", player=names[pid]),
+            "match",
+        )
+        for pid in leader_options(state)
+    ]
+    if steps:
+        return steps
+    phase, active = match["phase"], match["active"]
+    if phase == "deck":
+        return [next_step(None, _("Shuffle the deck"), _("The match waits for its deck."), "match")]
+    if phase == "draw":
+        return [
+            next_step(
+                None,
+                _("Record the draw"),
+                _("The match waits for the draw of who plays first."),
+                "match",
+            )
+        ]
+    if match["nemesis"]:
+        who = match["nemesis"]["owner"]
+        do = _("Move the Nemesis")
+        waits = _("Waiting for %(player)s to move the Nemesis.", player=names[who])
+    elif exile_options(state):
+        who = exile_options(state)[0]
+        do = _("Exile a character")
+        waits = _("Waiting for %(player)s to exile a character.", player=names[who])
+    elif phase == "action":
+        who = active
+        do, waits = _("Your action phase"), _("Waiting for %(player)s to act.", player=names[who])
+    else:
+        who = active
+        do = _("Your recruitment phase")
+        waits = _("Waiting for %(player)s to recruit.", player=names[who])
+    return [next_step(who, do, waits, "match")]

@@ -12,6 +12,7 @@ from markupsafe import escape
 
 from tracker.errors import NotFound, RuleViolation
 from tracker.systems import i18n
+from tracker.systems.base import next_step
 from tracker.systems.i18n import _, localised
 
 from . import hexes, rules
@@ -279,3 +280,68 @@ def _marked(name: str) -> str:
 def mark(state: dict, piece: dict) -> str:
     """What a figure's disc on the map shows: the start of its name, and its number."""
     return _Mark(figure_name(state, piece))
+
+
+def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
+    """What the campaign waits for now (`base.next_step`): a battle to begin, its figures to
+    choose and place, the side whose move it is (and a flier's owner asked whether it comes
+    down to fight), the end to record, as the battle the rules folded stands."""
+    sides, everyone = state["sides"], list(state["order"])
+    battle = state["battle"]
+    if not battle or battle["phase"] == "ended":
+        waits = _("The campaign waits for its next battle.")
+        return [next_step(everyone, _("Begin the next battle"), waits, "battle")]
+    phase = battle["phase"]
+    if phase == "choosing":
+        waits = _("The players choose the figures here.")
+        return [next_step(everyone, _("Choose your figures"), waits, "battle")]
+    if phase == "placing":
+        off = [
+            s
+            for s in everyone
+            if any(p["side"] == s and p["pos"] is None for p in battle["pieces"].values())
+        ]
+        return [
+            next_step(
+                side,
+                _("Place %(player)s's figures", player=sides[side]),
+                _("Waiting for %(player)s to place its figures.", player=sides[side]),
+                "battle",
+            )
+            for side in off
+        ]
+    if phase == "decided":
+        winner = battle["outcome"]["winner"]
+        waits = (
+            _("%(player)s's player records the end of the battle here.", player=sides[winner])
+            if winner
+            else _("A player records the end of the battle here.")
+        )
+        return [next_step(winner or everyone, _("Record the end of the battle"), waits, "battle")]
+    turn = battle["turn"]
+    moved = turn["moved"]
+    asked = [o for o in attack_options(state, moved) if o["ask"]] if moved else []
+    steps = [
+        next_step(
+            battle["pieces"][o["defender"]]["side"],
+            _(
+                "Say whether %(flier)s comes down to fight",
+                flier=rules.who(state, battle["pieces"][o["defender"]]),
+            ),
+            _(
+                "Waiting for %(player)s to say whether %(flier)s comes down to fight.",
+                player=sides[battle["pieces"][o["defender"]]["side"]],
+                flier=rules.who(state, battle["pieces"][o["defender"]]),
+            ),
+            "battle",
+        )
+        for o in asked
+    ]
+    side = turn["side"]
+    do = (
+        _("Your move: attack with %(figure)s", figure=rules.who(state, battle["pieces"][moved]))
+        if moved
+        else _("Your move")
+    )
+    waits = _("Waiting for %(player)s's move.", player=sides[side])
+    return steps + [next_step(side, do, waits, "battle")]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from tracker.errors import NotFound, RuleViolation, ShownAt
+from tracker.systems.base import next_step
 from tracker.systems.i18n import N_, _, localised
 from tracker.systems.warcry import rules, tables
 from tracker.systems.warcry.rules import (
@@ -44,6 +45,7 @@ __all__ = [
     "lost_for_good",
     "muster_limit",
     "named",
+    "next_steps",
     "owed",
     "profiles",
     "public_state",
@@ -228,3 +230,66 @@ def in_words(words):
     if isinstance(words, list):
         return [in_words(v) for v in words]
     return words
+
+
+def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
+    """What the campaign waits for now (`base.next_step`): each aftermath step a warband
+    owes, then its next battle once none is owed; a player without a warband founds one
+    first, and a campaign of fewer than two warbands waits for them. `seat` is the reader's
+    warband, `role` its part in the campaign (None: a reader)."""
+    warbands = state["warbands"]
+    steps = []
+    if role == "player" and seat not in warbands:
+        steps.append(
+            next_step(
+                None,
+                _("Found your warband"),
+                _("The campaign waits for its players to found their warbands."),
+                "dashboard",
+                anchor="found",
+            )
+        )
+    for wid, wb in warbands.items():
+        am = wb["aftermath"]
+        if am is None:
+            continue
+        said = {
+            "warband": wb["name"],
+            "player": wb["player"],
+            "step": am["step"],
+            "battle": am["battle"],
+            "title": _(tables.STEPS[am["step"]]),
+        }
+        steps.append(
+            next_step(
+                wid,
+                _("%(warband)s: step %(step)s of battle %(battle)s, %(title)s", **said),
+                _(
+                    "Waiting for %(player)s (%(warband)s): step %(step)s of battle %(battle)s, "
+                    "%(title)s",
+                    **said,
+                ),
+                "wizard",
+                warband=wid,
+            )
+        )
+    if len(warbands) < 2 and role == "organiser":
+        steps.append(
+            next_step(
+                None,
+                _("Found a warband"),
+                _("The campaign waits for its players to found their warbands."),
+                "dashboard",
+                anchor="found",
+            )
+        )
+    elif len(warbands) >= 2 and not any(wb["aftermath"] for wb in warbands.values()):
+        steps.append(
+            next_step(
+                list(warbands),
+                _("Record the next battle"),
+                _("The campaign waits for its next battle."),
+                "battle-new",
+            )
+        )
+    return steps
