@@ -273,10 +273,10 @@ def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
                 warband=wid,
             )
         )
-    if len(warbands) < 2 and role == "organiser":
+    if len(warbands) < 2 and not (role == "player" and seat not in warbands):
         steps.append(
             next_step(
-                None,
+                None if role == "organiser" else [],
                 _("Found a warband"),
                 _("The campaign waits for its players to found their warbands."),
                 "dashboard",
