@@ -18,7 +18,10 @@ def crawl(page, server: str, campaign: str, per_page: int, check: Callable, prep
         answer = page.goto(server + target)
         assert answer.ok, f"{target} answered {answer.status}"
         found += check(page, target)
-        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
+        # An SVG link's href is an object (its baseVal relative): only HTML links are followed.
+        for href in page.eval_on_selector_all(
+            "a[href]", "links => links.map(a => typeof a.href === 'string' ? a.href : '')"
+        ):
             parts = urlsplit(href)
             args = parse_qsl(parts.query)
             if parts.netloc != urlsplit(server).netloc or not parts.path.startswith(base):

@@ -238,13 +238,13 @@ def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
     first, and a campaign of fewer than two warbands waits for them. `seat` is the reader's
     warband, `role` its part in the campaign (None: a reader)."""
     warbands = state["warbands"]
-    steps = []
+    steps, founding = [], _("The campaign waits for its players to found their warbands.")
     if role == "player" and seat not in warbands:
         steps.append(
             next_step(
                 None,
                 _("Found your warband"),
-                _("The campaign waits for its players to found their warbands."),
+                founding,
                 "dashboard",
                 anchor="found",
             )
@@ -278,7 +278,7 @@ def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
             next_step(
                 None if role == "organiser" else [],
                 _("Found a warband"),
-                _("The campaign waits for its players to found their warbands."),
+                founding,
                 "dashboard",
                 anchor="found",
             )
