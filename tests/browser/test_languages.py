@@ -177,6 +177,10 @@ def answer_wizard(page) -> bool:
     """What the wizard asks now, answered by the form's own fields (never by its words):
     the server rolls the dice, a find goes to the fighter the page proposes, a reward is
     taken as proposed, and the step is completed."""
+    every = page.locator("form.roll-all")  # a step's rolls, all on one form
+    if every.count():
+        every.first.locator("button[value=server]").click()
+        return True
     roll = page.locator("form.roll")
     next_step = page.locator("form.next-step button:not([name=drop-kept])")
     if roll.count() and not (roll.first.locator("input[name=extra]").count() and next_step.count()):

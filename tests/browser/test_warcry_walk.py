@@ -18,7 +18,8 @@ def found(page, name, player, faction):
 def add_fighter(page, name, points, leader=False):
     """Add a fighter: the leader with its id typed, the others' left for the server."""
     page.fill("form:has(#fighter-id) input[name=name]", name)
-    if leader:
+    if leader:  # the id is asked only under "More"
+        page.click("form:has(#fighter-id) summary:has-text('More')")
         page.fill("#fighter-id", name.lower())
     else:
         expect(page.locator("#fighter-id")).to_have_value("")
@@ -38,6 +39,17 @@ def walk_aftermath(page, shot, tag):
         give = page.locator("button:has-text('Give')")
         if give.count():
             give.first.click()
+            continue
+        every = page.locator("form.roll-all").first
+        if every.count():  # the step's one form: every owed roll on it
+            shot(page, f"{tag}-roll-all")
+            if not rolled_by_server:
+                every.locator("button[value=server]").click()
+                rolled_by_server = True
+            else:
+                for box in every.locator("fieldset.die").all():
+                    box.locator("input[type=radio][value='6']").check()
+                every.locator("button[value=table]").click()
             continue
         roll = page.locator("form.roll").first
         if roll.count():

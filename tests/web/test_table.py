@@ -299,7 +299,7 @@ def test_the_give_list_never_defaults_to_a_fighter_who_already_holds_an_artefact
     assert selected(page, "fighter") == "crow-1"  # crow-0 holds the Whetted Hook
 
 
-def test_the_profile_list_never_defaults_to_a_second_leader(client, svc):
+def test_a_leader_profile_is_not_offered_once_the_warband_has_a_leader(client, svc):
     settings = copy.deepcopy(system.prepare_settings({"quest": "ember-crown"}))
     profiles = settings["content"]["factions"]["cinderborn-reavers"]["profiles"]
     # A second leader's profile, first in the list: the old default.
@@ -334,11 +334,23 @@ def test_the_profile_list_never_defaults_to_a_second_leader(client, svc):
         1,
     )
     page = client.get("/c/r/warband?warband=reav")
-    options = re.findall(r'<option value="([a-z-]+)"', page.get_data(as_text=True))
-    assert options[0] == "a-warlord"  # offered, for the rules to say why not if chosen
-    chosen = selected(page, "profile")
-    assert chosen not in ("a-warlord", "reaver-chieftain")
-    data = {"warband": "reav", "fighter": "x", "name": "X", "profile": chosen}
+    select = re.search(r'<select name="profile">(.*?)</select>', page.get_data(as_text=True), re.S)
+    options = re.findall(r'<option value="([a-z-]+)"', select.group(1))
+    assert options and "a-warlord" not in options and "reaver-chieftain" not in options
+    assert selected(page, "profile") == options[0]
+    # The page says why, in the rules' own words; no leader checkbox on the custom form.
+    why = "at most one fighter bears the leader runemark: Reavers already has Chief"
+    assert f"Ash Warlord is not on offer: {why}." in text(page)
+    assert 'name="leader"' not in page.get_data(as_text=True)
+    # Posted all the same (an old page, a hand-made post): the rules still refuse it.
+    before = version(svc, "r")
+    refused = client.post(
+        "/c/r/warband?warband=reav",
+        data=form("FighterAdded", before, warband="reav", name="Ash", profile="a-warlord"),
+    )
+    assert refused.status_code == 422 and version(svc, "r") == before
+    assert why in text(refused)
+    data = {"warband": "reav", "fighter": "x", "name": "X", "profile": options[0]}
     assert svc.state("r").system.allows(svc.state("r").state, "FighterAdded", data) is None
 
 
@@ -460,7 +472,14 @@ def test_a_player_sees_no_forms_for_another_players_warband(ana, svc):
     assert "Roll for me" not in text(wizard) and "Roll everything" not in text(wizard)
     assert "you follow it here" in text(wizard)
     own = text(ana.get("/c/c/warband?warband=iron"))
-    assert "Add the fighter" in own and "Remove" in own
+    assert "Remove" in own
+    # Ironjaws are at step 1 of their aftermath: no fighter is offered, and the page says why.
+    assert "Add the fighter" not in own and "may be added now" in own
+    ana.post(
+        "/c/c/wizard?warband=iron",
+        data=form("AftermathStepCompleted", version(svc), warband="iron", step="1"),
+    )
+    assert "Add the fighter" not in text(ana.get("/c/c/warband?warband=iron"))
 
 
 def test_a_forbidden_entry_shows_the_page_again_with_the_reason_and_what_was_typed(ana, svc):

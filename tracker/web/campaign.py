@@ -242,6 +242,8 @@ def record(cid: str, page: str):
     if kept is not None:  # this form would leave behind an entry typed and refused
         return render_page(cid, page, 422, at=None, failure=kept[0], submitted=kept[1])
     data = form_data(schema, form)
+    if type_ in system.events:
+        data = entries.free_ids(system, svc.state(cid).state, type_, schema, data)
     drawn = system.drawn_fields(type_) if type_ in system.events else {}
     # The dice buttons: "Roll for me" (the server rolls, whatever was typed) or the table's.
     mode = form.get("dice-mode")

@@ -103,6 +103,35 @@ def legal(system, state, event_type: str, data: dict, choices: dict) -> dict:
     return {}
 
 
+def offered(system, state, event_type: str, data: dict, field: str, options) -> dict:
+    """The options of one field of a form split by the rules (`system.allows`, each tried
+    with `data`): ``{"open": [...], "refused": {option: why}}``. A page offers the open ones
+    and may say why the others are not on offer; it never restates the rule."""
+    found: dict = {"open": [], "refused": {}}
+    for option in options:
+        why = system.allows(state, event_type, {**data, field: option})
+        if why is None:
+            found["open"].append(option)
+        else:
+            found["refused"][option] = why
+    return found
+
+
+def free_ids(system, state, event_type: str, schema, data: dict) -> dict:
+    """`data` with each id field that a form left empty and that the system makes itself
+    (``next_free`` metadata: a battle's id) filled in with the next free one, as the
+    system's views say (`views.next_free(state, event_type, field)`)."""
+    next_free = getattr(system.views, "next_free", None)
+    if next_free is None or schema is None:
+        return data
+    for name, field in schema.fields.items():
+        if field.metadata.get("next_free") and data.get(name) in (None, ""):
+            made = next_free(state, event_type, name)
+            if made:
+                data = {**data, name: made}
+    return data
+
+
 # -- dice typed at the table that lose something for good are recorded only when confirmed --
 
 

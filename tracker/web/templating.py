@@ -115,6 +115,7 @@ def init_app(app) -> None:
     app.jinja_env.globals["static_text"] = static_text
     app.jinja_env.globals["kept_fields"] = entries.kept_fields
     app.jinja_env.globals["legal"] = entries.legal
+    app.jinja_env.globals["offered"] = entries.offered
     app.jinja_env.globals["dice_boxes"] = dice_boxes
     # The ways to pick `n` of a hand (the candidates a form asks `legal` about).
     app.jinja_env.globals["combinations"] = itertools.combinations

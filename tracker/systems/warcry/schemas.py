@@ -70,7 +70,8 @@ class Side(EventSchema):
 
 
 class BattleFought(EventSchema):
-    battle = id_field()
+    # Left empty on a form, the next free id (b1, b2, ...): `views.next_free`.
+    battle = id_field(metadata={"next_free": True})
     sides = fields.List(
         fields.Nested(Side),
         required=True,

@@ -41,10 +41,12 @@ __all__ = [
     "convergence_point",
     "in_words",
     "injury_rows",
+    "leader_profiles",
     "localised",
     "lost_for_good",
     "muster_limit",
     "named",
+    "next_free",
     "next_steps",
     "owed",
     "profiles",
@@ -135,6 +137,24 @@ def stat_line(state, wb, fighter) -> dict | None:
     if not profile or not any(profile.get(key) for key in STATS):
         return None
     return {key: profile.get(key) for key in STATS}
+
+
+def leader_profiles(found: dict) -> list[str]:
+    """The profiles of `found` (id -> profile, as `profiles` gives them) that bear the leader
+    runemark: a fighter added from one is the leader."""
+    return [pid for pid, p in found.items() if tables.bears(p["runemarks"], tables.LEADER_RUNEMARK)]
+
+
+def next_free(state, event_type: str, field: str) -> str | None:
+    """The id a form left empty is given (a battle's: b1, b2, ... the first that no battle
+    of the campaign has had), or None when the system makes none for that field."""
+    if (event_type, field) != ("BattleFought", "battle"):
+        return None
+    taken = state["battle_ids"]
+    number = 1
+    while f"b{number}" in taken:
+        number += 1
+    return f"b{number}"
 
 
 def artefact_takers(state, wb) -> list[str]:
