@@ -407,7 +407,7 @@ def test_choosing_no_figure_shows_the_error_beside_the_figures(client, fresh, sv
     )
     assert page.status_code == 422
     assert re.search(
-        r'</label>\s*<span class="field-error" role="alert">[^<]*[Ll]ength',
+        r'</label>\s*<span class="field-error" role="alert"[^>]*>[^<]*[Ll]ength',
         page.get_data(as_text=True),
     )
 
