@@ -45,6 +45,7 @@ __all__ = [
     "muster_limit",
     "named",
     "owed",
+    "profile_shown",
     "profiles",
     "public_state",
     "report",
@@ -133,6 +134,18 @@ def stat_line(state, wb, fighter) -> dict | None:
     if not profile or not any(profile.get(key) for key in STATS):
         return None
     return {key: profile.get(key) for key in STATS}
+
+
+def profile_shown(state, wb, fighter) -> dict | None:
+    """The content's profile a fighter was founded from, as its sheet prints it: the
+    profile's name in the reader's language and its stat line and weapons (`stat_line`: None
+    where the profile gives none). None for a custom fighter, or a profile the content no
+    longer holds."""
+    pid = fighter.get("profile")
+    profile = profiles(state, wb).get(pid) if pid else None
+    if profile is None:
+        return None
+    return {"name": localised(profile, "name"), "stats": stat_line(state, wb, fighter)}
 
 
 def artefact_takers(state, wb) -> list[str]:
