@@ -9,6 +9,7 @@ import re
 import pypdfium2
 import pytest
 import segno
+import zxingcpp
 from pagetools import text, version
 from pypdf import PdfReader
 
@@ -18,6 +19,8 @@ from tracker.systems.warcry.packs import factions_imported
 SHOTS = config.ROOT / "test-artifacts" / "screenshots" / "sheets"
 CAMPAIGN, WARBAND = "ember-crown-sample", "crowmarch"
 ROSTER = f"/c/{CAMPAIGN}/roster?warband={WARBAND}"
+# The live roster as the test client reaches it (its host is "localhost").
+LIVE = f"http://localhost{ROSTER}"
 # The paper sizes in PostScript points (1/72 inch), width by height.
 PAPERS = {"A4": (595, 842), "Letter": (612, 792)}
 
@@ -121,7 +124,7 @@ def test_a_fighter_of_a_community_profile_has_a_card_with_its_whole_profile_in_w
     assert page.status_code == 200
     corvane = card(page.get_data(as_text=True), "corvane")
     assert "Corvane" in corvane and "Gloam Matriarch" in corvane and "leader" in corvane
-    assert "Move 5 Toughness 4 Wounds 22" in corvane
+    assert "Movement 5 Toughness 4 Wounds 22" in corvane
     assert "Weapon Range Attacks Strength Damage Critical damage" in corvane
     assert "talons 0–2 4 4 2 5" in corvane and "dusk bolt 3–9 2 3 1 3" in corvane
     assert "Runemarks leader, ember, flyer" in corvane
@@ -155,7 +158,7 @@ def test_the_sheets_pdf_has_every_card_in_words_on_its_paper(client, sheet, pape
     for said in (
         "Corvane",
         "Gloam Matriarch",
-        "Move",
+        "Movement",
         "Toughness",
         "Wounds",
         "Critical damage",
@@ -176,3 +179,29 @@ def test_the_sheets_pdf_has_every_card_in_words_on_its_paper(client, sheet, pape
         abs(width - PAPERS[paper][0] * 100 / 72) < 2
         and abs(height - PAPERS[paper][1] * 100 / 72) < 2
     )
+
+
+def test_the_sheet_carries_a_qr_code_of_the_live_roster_drawn_in_the_page(client, sheet):
+    body = client.get(ROSTER).get_data(as_text=True)
+    drawn_here = re.search(r'<svg viewBox="[^"]*" class="qr"><title>[^<]*</title>(.*?)</svg>', body)
+    assert drawn_here, "no QR code drawn in the page"
+    # The modules drawn are those of the live roster's address, as segno draws it.
+    expected = segno.make(LIVE, error="m").svg_inline(border=2, omitsize=True, lineclass=None)
+    modules = re.compile(r'stroke="#000" d="([^"]+)"')
+    assert modules.findall(drawn_here.group(1)) == modules.findall(expected)
+    assert LIVE.replace("&", "&amp;") in body
+    # The sheet of an earlier moment still leads to the roster as it is now.
+    earlier = client.get(ROSTER + "&at=100").get_data(as_text=True)
+    figure = re.search(r'<figure class="live-qr">.*?</figure>', earlier, re.S).group(0)
+    assert modules.findall(figure) == modules.findall(expected)
+    assert "Scan for the live roster" in figure and "at=100" not in figure
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_pdfs_qr_code_reads_as_the_live_rosters_address(client, sheet, paper):
+    pdf = pdf_of(client, paper)
+    # Drawn as vector paths (the SVG), not a picture fetched from somewhere.
+    first = PdfReader(io.BytesIO(pdf)).pages[0]
+    assert not list(first.images)
+    codes = zxingcpp.read_barcodes(drawn(pdf, paper)[0])
+    assert [code.text for code in codes] == [LIVE]
