@@ -205,3 +205,33 @@ def test_the_pdfs_qr_code_reads_as_the_live_rosters_address(client, sheet, paper
     assert not list(first.images)
     codes = zxingcpp.read_barcodes(drawn(pdf, paper)[0])
     assert [code.text for code in codes] == [LIVE]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_no_card_is_split_between_two_pages(app, accounts, sheet, paper):
+    """The PDF's pages as WeasyPrint lays them out: each card's boxes on one page."""
+    from weasyprint import HTML
+
+    from tracker.web.campaign import shared
+
+    accounts.set_public(CAMPAIGN, True)  # read here without a login, as a sample is
+
+    query = f"/c/{CAMPAIGN}/pdf/roster?warband={WARBAND}&paper={paper}"
+    with app.test_request_context(query):
+        html, _status = shared(CAMPAIGN, "roster", pdf=True, paper=paper)
+    laid = HTML(string=html).render()
+    pages_of = {}
+    for number, page in enumerate(laid.pages):
+        for box in boxes(page._page_box):
+            element = getattr(box, "element", None)
+            if element is not None and "fighter-card" in (element.get("class") or "").split():
+                pages_of.setdefault(element.get("id"), set()).add(number)
+    assert len(pages_of) == 8 and len(laid.pages) >= 2  # the cards go on to a second page
+    split = {card: pages for card, pages in pages_of.items() if len(pages) > 1}
+    assert not split
+
+
+def boxes(box):
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from boxes(child)
