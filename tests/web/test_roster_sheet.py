@@ -235,3 +235,14 @@ def boxes(box):
     yield box
     for child in getattr(box, "children", ()):
         yield from boxes(child)
+
+
+@pytest.mark.catalogued
+def test_the_sheet_reads_in_polish_to_a_polish_reader(client, sheet):
+    client.set_cookie("lang", "pl")
+    pdf = pdf_of(client, "A4")
+    drawn(pdf, "A4-pl")
+    words = words_of(pdf)
+    for said in ("Obrażenia krytyczne", "Prawa Ręka Lidera", "3 z 3", "210 punktów"):
+        assert said in words, said
+    assert "Critical damage" not in words and "favoured warrior" not in words
