@@ -143,8 +143,8 @@ def test_a_homebrew_profile_is_used_shown_on_the_sheet_voided_and_seen_at_any_mo
     assert page.status_code == 302, text(page)
     added = version(svc)
     sheet = text(client.get("/c/c/roster?warband=kiln"))
-    assert "Move 4 · Toughness 5 · Wounds 24" in sheet
-    assert "hammer: Range 0–2, Attacks 3, Strength 5, Damage 2/5 (hit/critical)" in sheet
+    assert "Movement 4 Toughness 5 Wounds 24" in sheet
+    assert "Critical damage hammer 0–2 3 5 2 5" in sheet
     assert "Move 4 · Toughness 5" in text(client.get("/c/c/warband?warband=kiln"))
     pdf = client.get("/c/c/pdf/roster?warband=kiln&paper=A4")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")

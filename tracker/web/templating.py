@@ -122,6 +122,7 @@ def init_app(app) -> None:
 
     app.template_filter("data_json")(data_json)
     app.template_filter("qr_code")(qr_code)
+    app.template_filter("qr_svg")(qr_svg)
 
     @app.template_filter("in_fours")
     def in_fours(head: str) -> str:
@@ -187,6 +188,15 @@ def qr_code(text: str) -> str:
     """A QR code of `text` as an SVG data URI, for an <img> (the page's policy allows
     data: images, never inline script)."""
     return segno.make(text, error="m").svg_data_uri(scale=4, border=2, light="#fff")
+
+
+def qr_svg(text: str, title: str = "") -> Markup:
+    """A QR code of `text` as an SVG element drawn in the page itself (a PDF carries it as
+    vector paths, with nothing fetched); `title` names it for a screen reader."""
+    svg = segno.make(text, error="m").svg_inline(
+        border=2, omitsize=True, light="#fff", svgclass="qr", lineclass=None, title=title or None
+    )
+    return Markup(svg)
 
 
 def static_text(name: str) -> str:

@@ -49,6 +49,7 @@ __all__ = [
     "next_free",
     "next_steps",
     "owed",
+    "profile_shown",
     "profiles",
     "public_state",
     "report",
@@ -155,6 +156,18 @@ def next_free(state, event_type: str, field: str) -> str | None:
     while f"b{number}" in taken:
         number += 1
     return f"b{number}"
+
+
+def profile_shown(state, wb, fighter) -> dict | None:
+    """The content's profile a fighter was founded from, as its sheet prints it: the
+    profile's name in the reader's language and its stat line and weapons (`stat_line`: None
+    where the profile gives none). None for a custom fighter, or a profile the content no
+    longer holds."""
+    pid = fighter.get("profile")
+    profile = profiles(state, wb).get(pid) if pid else None
+    if profile is None:
+        return None
+    return {"name": localised(profile, "name"), "stats": stat_line(state, wb, fighter)}
 
 
 def artefact_takers(state, wb) -> list[str]:
