@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template, send_from_directory, url_for
 
+from tracker.systems import i18n
 from tracker.systems.i18n import _
 from tracker.web.language import language
 
@@ -32,9 +33,10 @@ def favicon():
 @bp.get("/manifest.webmanifest")
 def manifest():
     """The web app manifest, in the reader's language."""
+    reader = i18n.reader()
     body = {
-        "name": _("Campaign tracker"),
-        "short_name": _("Tracker"),
+        "name": i18n.translate(_("Campaign tracker"), reader),
+        "short_name": i18n.translate(_("Tracker"), reader),
         "lang": language(),
         "start_url": "/",
         "scope": "/",

@@ -252,7 +252,10 @@ root.querySelectorAll("button[data-copy]").forEach(function (button) {
     var worker = navigator.serviceWorker.controller || active;
     if (worker) worker.postMessage({type: "flush"});
   }
-  window.addEventListener("online", flush);
+  window.addEventListener("online", function () {
+    document.documentElement.removeAttribute("data-offline");  // online again, if not fresh
+    flush();
+  });
   navigator.serviceWorker.register("/sw.js", {scope: "/"}).then(function () {
     return navigator.serviceWorker.ready;
   }).then(function (registration) {
