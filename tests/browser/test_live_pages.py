@@ -163,15 +163,15 @@ def test_a_page_left_alone_refreshes_and_one_being_typed_in_waits_until_the_form
     add_button(pia).click()
     expect(pia.locator(".flashes")).to_contain_text("Kite Wing")
 
-    version = pia.locator("footer.witness").inner_text()
-    expect(idle.locator("footer.witness")).to_have_text(version, timeout=2000)
+    version = pia.locator("footer.witness summary").inner_text()
+    expect(idle.locator("footer.witness summary")).to_have_text(version, timeout=2000)
     expect(typing.locator("#live-note")).to_be_visible(timeout=2000)
-    assert typing.locator("footer.witness").inner_text() != version
+    assert typing.locator("footer.witness summary").inner_text() != version
     # Once the half-typed name is cleared and the field left, the waiting refresh comes.
     typing.fill("form:has(input[name=runemarks-text]) input[name=name]", "")
     typing.fill("form:has(input[name=runemarks-text]) input[name=fighter]", "")
     typing.locator("h1").click()
-    expect(typing.locator("footer.witness")).to_have_text(version, timeout=2000)
+    expect(typing.locator("footer.witness summary")).to_have_text(version, timeout=2000)
     expect(typing.locator("#live-note")).to_be_hidden()
     assert idle.evaluate(KEPT) and typing.evaluate(KEPT)
     for page in (idle, typing, pia):

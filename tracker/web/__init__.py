@@ -22,6 +22,7 @@ from tracker.web import (
     log,
     members,
     parts,
+    pwa,
     table,
     templating,
     uploads,
@@ -54,7 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     kept(app)
     # the templates' names, the pages by area, the parts they keep, accounts, API, live streams
     areas = (campaign, log, members, table, uploads)
-    for part in (language, templating, *areas, parts, auth, api, live, hooks):
+    for part in (language, templating, *areas, parts, auth, api, live, hooks, pwa):
         part.init_app(app)
     answer_errors(app)
 

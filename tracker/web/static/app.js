@@ -205,3 +205,62 @@ root.querySelectorAll("button[data-copy]").forEach(function (button) {
   document.addEventListener("focusout", function () { window.setTimeout(resume, 0); });
   document.addEventListener("reset", function () { window.setTimeout(resume, 0); });
 })();
+
+// The service worker (/sw.js): the pages last seen, shown when the network fails, and a press
+// made offline kept on the phone and sent once the connection returns. What it tells of those
+// presses is said here in the page's own words (hidden notes base.html renders translated).
+(function () {
+  if (!("serviceWorker" in navigator) || !window.fetch) return;
+  function show(id, shown) {
+    var element = document.getElementById(id);
+    if (element) element.hidden = !shown;
+    return element;
+  }
+  function refusalWords(html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var found = page.querySelectorAll(".problems .error, main .error, main [role=alert]");
+    var words = [];
+    found.forEach(function (element) {
+      var text = element.textContent.trim();
+      if (text && words.indexOf(text) < 0) words.push(text);
+    });
+    if (!words.length && page.querySelector("main")) {
+      words.push(page.querySelector("main").textContent.trim().replace(/\s+/g, " "));
+    }
+    return words;
+  }
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    var outcome = event.data || {};
+    if (outcome.type !== "presses") return;
+    show("offline-kept", outcome.kept > 0);
+    if (!outcome.kept) document.documentElement.removeAttribute("data-kept");
+    if (outcome.sent) show("offline-sent", true);
+    if (outcome.refused && outcome.refused.length) {
+      var list = document.querySelector("#offline-refused ul");
+      outcome.refused.forEach(function (html) {
+        refusalWords(html).forEach(function (words) {
+          var item = document.createElement("li");
+          item.textContent = words;
+          list.appendChild(item);
+        });
+      });
+      show("offline-refused", true);
+    }
+  });
+  var active = null;
+  function flush() {
+    var worker = navigator.serviceWorker.controller || active;
+    if (worker) worker.postMessage({type: "flush"});
+  }
+  window.addEventListener("online", function () {
+    document.documentElement.removeAttribute("data-offline");  // online again, if not fresh
+    flush();
+  });
+  navigator.serviceWorker.register("/sw.js", {scope: "/"}).then(function () {
+    return navigator.serviceWorker.ready;
+  }).then(function (registration) {
+    active = registration.active;
+    active.postMessage({type: "language", language: document.documentElement.lang});
+    flush();
+  }).catch(function () {});
+})();
