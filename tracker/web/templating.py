@@ -199,6 +199,8 @@ def qr_svg(text: str, title: str = "") -> Markup:
     return Markup(svg)
 
 
-def static_text(name: str) -> str:
+def static_text(name: str) -> Markup:
+    """One of our own static files, as it is (a style sheet put inside the PDF's page: escaped,
+    its `>` selectors and quoted font names would break)."""
     with open(f"{current_app.static_folder}/{name}", encoding="utf-8") as handle:
-        return handle.read()
+        return Markup(handle.read())
