@@ -63,7 +63,7 @@ def undo(cid, page):
                     "is not yours to undo (or no longer your latest): look at the audit log"
                 )
             )
-        guard.undoing = entry.event.version
+        guard.undoing = frozenset({entry.event.version})
         service().append(
             cid,
             [{"type": "EventVoided", "data": {"version": entry.event.version, "reason": UNDONE}}],
