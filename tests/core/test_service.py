@@ -322,7 +322,9 @@ def test_voiding_an_event_that_later_events_depend_on_is_refused_with_the_reason
         )
     message = str(caught.value.error)
     assert message.startswith("“Alice founded Ironjaws")
-    assert "cannot be voided on its own: “" in message and "”, recorded after it, depends" in message
+    assert (
+        "cannot be voided on its own: “" in message and "”, recorded after it, depends" in message
+    )
     assert "no warband 'ironjaws'" in message and "WarbandFounded" not in message
     assert caught.value.error.depends_on > 2
 
