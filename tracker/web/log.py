@@ -219,7 +219,7 @@ def mend_page(cid: str, target: int, form, note: Failure | None = None):
     if failure is None and form.get("confirmed") == CONFIRMED:
         status, failure = _void_chain(cid, chain, shown, organiser, guard, form)
         if failure is None:
-            say(_voided_words([entry.words for entry in chain], organiser))
+            say(_voided_words(chain, organiser))
             return redirect(url_for("log.audit", cid=cid) + f"#e{target}")
         if status == 409:  # the log moved on: the chain as it now stands, to confirm again
             return mend_page(cid, target, {"reason": form.get("reason", "")}, failure)
@@ -268,14 +268,29 @@ _CHAIN_CHANGED = N_(
 )
 
 
-def _voided_words(said: list[str], organiser: bool):
-    """What the next page says once a chain is voided (undone, a player's)."""
-    words, num = listed(said, "; "), len(said)
+def _voided_words(chain: list[Entry], organiser: bool):
+    """What the next page says once a chain is voided (undone, a player's): the event, and
+    how many went with it."""
+    words, more = chain[-1].words, len(chain) - 1
+    if not more:
+        return (
+            _("Voided: %(words)s.", words=words)
+            if organiser
+            else _("Undone: %(words)s.", words=words)
+        )
     if organiser:
         return ngettext(
-            "Voided: %(words)s.", "Voided, %(num)d events: %(words)s.", num, words=words
+            "Voided: %(words)s, with the %(num)d entry that depended on it.",
+            "Voided: %(words)s, with the %(num)d entries that depended on it.",
+            more,
+            words=words,
         )
-    return ngettext("Undone: %(words)s.", "Undone, %(num)d entries: %(words)s.", num, words=words)
+    return ngettext(
+        "Undone: %(words)s, with the %(num)d entry that depended on it.",
+        "Undone: %(words)s, with the %(num)d entries that depended on it.",
+        more,
+        words=words,
+    )
 
 
 def _own_chain(ctx: dict, member, chain: list[Entry]) -> frozenset[int]:
@@ -305,7 +320,7 @@ def _own_chain(ctx: dict, member, chain: list[Entry]) -> frozenset[int]:
             len(theirs),
             words=target.words,
             who=listed(sorted({e.event.meta.get("actor", "?") for e in theirs})),
-            theirs=listed([e.words for e in theirs], "”; “"),
+            theirs=listed([e.words for e in theirs], "; "),
         )
     )
 
