@@ -220,7 +220,7 @@ def mend_page(cid: str, target: int, form, note: Failure | None = None):
         status, failure = _void_chain(cid, chain, shown, organiser, guard, form)
         if failure is None:
             say(_voided_words(chain, organiser))
-            return redirect(url_for("log.audit", cid=cid) + f"#e{target}")
+            return redirect(url_for("log.audit", cid=cid))  # its top: what was voided
         if status == 409:  # the log moved on: the chain as it now stands, to confirm again
             return mend_page(cid, target, {"reason": form.get("reason", "")}, failure)
     return render_template(
