@@ -154,7 +154,7 @@ def test_a_homebrew_profile_is_used_shown_on_the_sheet_voided_and_seen_at_any_mo
     void = form("EventVoided", version(svc), version=str(defined), reason="a slip")
     page = client.post("/c/c/audit", data=void)
     assert page.status_code == 200 and version(svc) == added
-    assert "Old Kiln" in text(page) and "Void all 2" in text(page)
+    assert "Old Kiln" in text(page) and "Void all (2)" in text(page)
     client.post("/c/c/audit", data=form("EventVoided", added, version=str(added), reason="x"))
     void = form("EventVoided", version(svc), version=str(defined), reason="not ours after all")
     assert client.post("/c/c/audit", data=void).status_code == 302
