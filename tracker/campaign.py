@@ -72,6 +72,18 @@ SEAT_EVENTS = frozenset({"SeatTaken", "SeatLeft"})
 LANGUAGE = "language"
 
 
+def never_voided(event) -> Said | None:
+    """Why `event` can never be voided, in words; None when it may be (if nothing recorded
+    after it depends on it: the rules decide that, `tracker.recording`)."""
+    if event.type == "CampaignStarted":
+        return _("the event that starts a campaign cannot be voided")
+    if event.type == "EventVoided":
+        return _("a correction cannot itself be voided; record the event again")
+    if event.type in SEAT_EVENTS:
+        return _("a seat taken or left cannot be voided: change the seat again on the Members page")
+    return None
+
+
 def language_chosen(state, event) -> dict:
     """`state` after a `LanguageChosen` event: the language kept beside the game's state."""
     if isinstance(state, dict):

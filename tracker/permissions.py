@@ -132,8 +132,8 @@ class Guard:
         self.accounts = accounts
         self.member = member
         self.claimed: str | None = None
-        # The event the member undoes, once it was found to be its own latest entry.
-        self.undoing: int | None = None
+        # The events the member undoes, once each was found to be its own entry.
+        self.undoing: frozenset[int] = frozenset()
         # Set by `seat` alone: the organiser's own seat change, with its membership.
         self.seating = False
 
@@ -147,9 +147,9 @@ class Guard:
             )
         if self.member.role == "organiser":
             return
-        undo = {"version": self.undoing, "reason": UNDONE}
-        if event_type == "EventVoided" and self.undoing is not None and data == undo:
-            return
+        if event_type == "EventVoided" and data.get("reason") == UNDONE:
+            if data.get("version") in self.undoing and set(data) == {"version", "reason"}:
+                return
         if event_type == "EventVoided":
             raise Forbidden(_("only the organiser may void an event"))
         if event_type == "LanguageChosen":

@@ -12,7 +12,14 @@ from collections.abc import Callable, Iterable
 from marshmallow import ValidationError
 
 from tracker import systems
-from tracker.campaign import CAMPAIGN_ID, CORE_EVENTS, SEAT_EVENTS, View, language_chosen
+from tracker.campaign import (
+    CAMPAIGN_ID,
+    CORE_EVENTS,
+    Entry,
+    View,
+    language_chosen,
+    never_voided,
+)
 from tracker.dice import Roller
 from tracker.errors import (
     BatchError,
@@ -265,6 +272,7 @@ def check(
     campaign, system, state, version = view.campaign, view.system, view.state, view.version
     unwritten = [] if unwritten is None else unwritten  # checked, not yet in the log
     out = []
+    submissions = list(submissions)
     for index, submission in enumerate(submissions):
         type_ = submission.get("type") if isinstance(submission, dict) else None
         try:
@@ -279,7 +287,10 @@ def check(
                 if guard:
                     guard(system, state, type_, data)
                 if type_ == "EventVoided":
-                    state = _voided(repo, campaign, system, version, data["version"], unwritten)
+                    together = _voids_after(submissions, index)
+                    state = _voided(
+                        repo, campaign, system, version, data["version"], unwritten, together
+                    )
             else:
                 shaped = system.upcast_data(type_, raw) if as_recorded else raw
                 data, how = draw(system, type_, dict(shaped), state, roller)
@@ -327,8 +338,27 @@ def load_core(type_: str, raw) -> dict:
         raise InvalidEvent(_plain(type_, err.messages), err.messages, type_) from None
 
 
-def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, unwritten) -> dict:
-    """The state with `target` voided, or RuleViolation naming what depends on it."""
+def _voids_after(submissions: list, index: int) -> set[int]:
+    """The events voided by the voids that follow submission `index` in a row: a chain voided
+    in one batch is checked as one (each void of it may be refused alone: a step that owed
+    a roll of the artefact given stands once both the gift and the roll are gone)."""
+    together = set()
+    for submission in submissions[index + 1 :]:
+        if not isinstance(submission, dict) or submission.get("type") != "EventVoided":
+            break
+        data = submission.get("data")
+        if not isinstance(data, dict):
+            break
+        if isinstance(data.get("version"), int):
+            together.add(data["version"])
+    return together
+
+
+def _voided(
+    repo, campaign: str, system: GameSystem, version: int, target: int, unwritten, together=()
+) -> dict:
+    """The state with `target` voided (and the events voided `together` with it in the same
+    batch), or RuleViolation naming what depends on it."""
     store = repo.store
     recorded = store.version(campaign)
     events = list(unwritten)
@@ -338,25 +368,13 @@ def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, 
     )
     if original is None or target >= version:
         raise RuleViolation(_("there is no event %(version)s to void", version=target))
-    if original.type == "CampaignStarted":
-        raise RuleViolation(_("the event that starts a campaign cannot be voided"))
-    if original.type == "EventVoided":
-        raise RuleViolation(_("a correction cannot itself be voided; record the event again"))
-    if original.type in SEAT_EVENTS:
-        raise RuleViolation(
-            _("a seat taken or left cannot be voided: change the seat again on the Members page")
-        )
+    if why := never_voided(original):
+        raise RuleViolation(why)
     voided = store.voids(campaign) if recorded else {}
     voided.update({e.data["version"]: e.version for e in events if e.type == "EventVoided"})
     if target in voided:
-        raise RuleViolation(
-            _(
-                "event %(version)s was already voided by event %(void)s",
-                version=target,
-                void=voided[target],
-            )
-        )
-    skipped = set(voided) | {target}
+        raise _already_voided(repo, campaign, original, voided[target], by_version)
+    skipped = set(voided) | {target} | set(together)
     state = None
     for event in [*(store.read(campaign) if recorded else ()), *events]:
         try:
@@ -364,18 +382,71 @@ def _voided(repo, campaign: str, system: GameSystem, version: int, target: int, 
         except RuleViolation as error:
             raise RuleViolation(
                 _(
-                    "event %(version)s (%(type)s) cannot be voided: event %(later)s "
-                    "(%(later_type)s) depends on it (%(reason)s)",
-                    version=target,
-                    type=original.type,
-                    later=event.version,
-                    later_type=event.type,
+                    "“%(words)s” cannot be voided on its own: “%(later)s”, recorded after it, "
+                    "depends on it (without it, %(reason)s)",
+                    words=_said(repo, campaign, original),
+                    later=_said(repo, campaign, event),
                     reason=error.message,
                 ),
                 depends_on=event.version,
                 reason=error.message,
             ) from None
     return state
+
+
+def _said(repo, campaign: str, event: Event) -> str:
+    """What an event of the log says in the audit log (one checked in the same batch, not yet
+    in the log, by its rules' words as far as they go)."""
+    if event.version <= repo.store.version(campaign):
+        [entry] = repo.log_page(campaign, event.version, 1)
+        return entry.words
+    system = repo.system_of(campaign)[0]
+    return words(system, None, event)
+
+
+def _already_voided(repo, campaign: str, original: Event, void: int, unwritten) -> RuleViolation:
+    """The refusal of a second void of `original`, with the first void's reason."""
+    first = unwritten.get(void) or repo.store.event(campaign, void)
+    return RuleViolation(
+        _(
+            "“%(words)s” is already voided (%(reason)s)",
+            words=_said(repo, campaign, original),
+            reason=first.data.get("reason", ""),
+        )
+    )
+
+
+def chain(repo, campaign: str, target: int) -> list[Entry]:
+    """What voiding `target` takes with it: `target` and every later event that the rules
+    refuse without it (or without another event of the chain), newest first, each as the
+    audit log words it. The voids of them in that order are one batch the rules accept, as
+    the log stands now. RuleViolation when `target` cannot be voided at all."""
+    view = repo.state(campaign)
+    store, system = repo.store, view.system
+    original = store.event(campaign, target) if 1 <= target <= view.version else None
+    if original is None:
+        raise RuleViolation(_("there is no event %(version)s to void", version=target))
+    if why := never_voided(original):
+        raise RuleViolation(why)
+    voided = store.voids(campaign)
+    if target in voided:
+        raise _already_voided(repo, campaign, original, voided[target], {})
+    going = [target]
+    # A refusing rule may have changed the state before it refused: the state is folded
+    # again, without the chain so far, after each event found to depend on it.
+    state = repo.fold(campaign, system, target - 1, voided, skip=going)
+    for event in store.read(campaign, after=target, upto=view.version):
+        if event.version in voided:
+            continue
+        try:
+            state = apply_event(system, state, event, voided)
+        except RuleViolation:
+            going.append(event.version)
+            state = repo.fold(campaign, system, event.version, voided, skip=going)
+            continue
+    shown = repo.log_page(campaign, view.version, view.version - target + 1)
+    said = {entry.event.version: entry for entry in shown}
+    return [said[version] for version in reversed(going)]
 
 
 def _meanwhile(repo, view: View, seen: int, submissions) -> list[str] | None:

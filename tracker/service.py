@@ -62,6 +62,11 @@ class Service:
         """The dice rolled up to `version`, counted (not to be changed)."""
         return self.repository.dice(campaign, version)
 
+    def void_chain(self, campaign: str, version: int) -> list[Entry]:
+        """Event `version` and every later one that depends on it, newest first: what a
+        void of it takes with it (`tracker.recording.chain`)."""
+        return recording.chain(self.repository, campaign, version)
+
     def campaigns(self):
         return self.store.campaigns()
 

@@ -123,8 +123,8 @@ def test_an_undo_that_a_later_entry_depends_on_is_refused_in_words(ana, svc):
     assert page.status_code == 422 and version(svc) == before
     words = errors_of(page)
     assert words == [
-        "“Newcomer joined Ironjaws (90 points)” cannot be undone, for what was recorded after "
-        "it depends on it: without it, Ironjaws has no fighter 'new'"
+        "“Newcomer joined Ironjaws (90 points)” cannot be undone: “Newcomer left Ironjaws”, "
+        "recorded after it by anonymous, depends on it (without it, Ironjaws has no fighter 'new')"
     ]
     assert "FighterAdded" not in words[0] and "FighterRemoved" not in words[0]
 

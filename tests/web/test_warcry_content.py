@@ -149,10 +149,12 @@ def test_a_homebrew_profile_is_used_shown_on_the_sheet_voided_and_seen_at_any_mo
     pdf = client.get("/c/c/pdf/roster?warband=kiln&paper=A4")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
 
-    # A profile a fighter came from cannot be voided; once the fighter is voided, it can.
+    # A profile a fighter came from is not voided alone: the page asks about both first;
+    # once the fighter is voided, it can be.
     void = form("EventVoided", version(svc), version=str(defined), reason="a slip")
     page = client.post("/c/c/audit", data=void)
-    assert page.status_code == 422 and version(svc) == added
+    assert page.status_code == 200 and version(svc) == added
+    assert "Old Kiln" in text(page) and "Void all (2)" in text(page)
     client.post("/c/c/audit", data=form("EventVoided", added, version=str(added), reason="x"))
     void = form("EventVoided", version(svc), version=str(defined), reason="not ours after all")
     assert client.post("/c/c/audit", data=void).status_code == 302

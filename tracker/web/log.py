@@ -1,22 +1,25 @@
-"""The log area, alike in every system: the audit log, a void from it, and the dice page.
+"""The log area, alike in every system: the audit log, a void from it (of one row and what
+depends on it, in one confirmed step), and the dice page.
 
-Views parse, call the service, render: the core decides what may be voided.
+Views parse, call the service, render: the core decides what may be voided and what goes
+with it; who may void what is checked here, on the server, through tracker.permissions.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import format_datetime
 
 from tracker import stats
-from tracker.campaign import CORE_EVENTS, Entry
-from tracker.errors import BatchError, Conflict
-from tracker.permissions import Forbidden
-from tracker.systems.i18n import N_, _
+from tracker.campaign import CORE_EVENTS, Entry, never_voided
+from tracker.errors import BatchError, Conflict, RuleViolation
+from tracker.permissions import UNDONE, Forbidden, own_entry
+from tracker.systems.i18n import N_, _, listed, ngettext
 from tracker.web import rendering
 from tracker.web.context import actor, policy, reader_view, service
+from tracker.web.forms import Failure
 from tracker.web.language import say
 from tracker.web.rendering import at_arg, context, expected_version, refusal
 from tracker.web.templating import url
@@ -54,7 +57,8 @@ def audit_page(ctx: dict, status: int = 200, **extra):
     return render_template(
         "audit.html",
         entries=entries,
-        rows=_rows(entries, reader_view(ctx["cid"]), where, as_of),
+        rows=_rows(entries, reader_view(ctx["cid"]), where, as_of, mender(ctx)),
+        mending=ctx["member"] is not None and view.is_latest,
         earlier=link("audit", upto=first - 1) if first > 1 else None,
         later=link("audit", upto=min(view.version, upto + rendering.AUDIT_PAGE))
         if upto < view.version
@@ -65,9 +69,29 @@ def audit_page(ctx: dict, status: int = 200, **extra):
     ), status
 
 
-def _rows(entries: list[Entry], shown, where, as_of: str) -> list[dict]:
+def mender(ctx: dict):
+    """What the reader may do to an entry of the audit log from its row: "void" (an
+    organiser, any event the core lets be voided), "undo" (a player, its own entries), or
+    None. Only at the latest version; the server checks it again when the row is sent."""
+    member, view = ctx["member"], ctx["view"]
+    if member is None or not view.is_latest:
+        return lambda entry: None
+    if member.role == "organiser":
+        return lambda entry: (
+            "void" if entry.voided_by is None and never_voided(entry.event) is None else None
+        )
+    return lambda entry: (
+        "undo"
+        if entry.voided_by is None and own_entry(member, view.system, view.state, entry.event)
+        else None
+    )
+
+
+def _rows(entries: list[Entry], shown, where, as_of: str, control=None) -> list[dict]:
     """The rows of a page of the audit log, each as the part that draws it is given it: every
-    field as the page shows it (worked out here: a page shows fifty rows)."""
+    field as the page shows it (worked out here: a page shows fifty rows). A row's `control`
+    is what its reader may do to it (`mender`): part of the row's key, so one reader's
+    button is never another's."""
     rows = []
     for entry in entries:
         event = entry.event
@@ -91,6 +115,7 @@ def _rows(entries: list[Entry], shown, where, as_of: str) -> list[dict]:
                 "how": how(meta.get("source", "?")),
                 "via": how(meta["via"]) if meta.get("via") else None,
                 "hash": event.hash,
+                "control": control(entry) if control else None,
             }
         )
     return rows
@@ -138,10 +163,166 @@ def void(cid):
             guard=guard,
         )
     except (Conflict, BatchError, Forbidden) as error:
+        inner = error.error if isinstance(error, BatchError) else error
+        if isinstance(inner, RuleViolation) and inner.depends_on is not None:
+            return mend_page(cid, data["version"], form)  # what would go with it, to confirm
         status, failure = refusal(error, CORE_EVENTS["EventVoided"](), "EventVoided", "void")
         return audit_page(context(cid), status, failure=failure, submitted=form)
     say(_("Event %(version)s was voided.", version=target))
     return redirect(url_for("log.audit", cid=cid))
+
+
+# -- mending from a row: the event and what depends on it, voided in one confirmed step -------
+
+
+@bp.post("/c/<cid>/audit/mend")
+def mend(cid):
+    """A row's control: the event and every later one that depends on it (the core says
+    which), shown to confirm; once confirmed, all voided in one batch with one reason (a
+    player's own entries: undone by their author). Cancelled, or refused, nothing is
+    written."""
+    form = request.form
+    target = form.get("version", "")
+    if not target.isdigit():
+        abort(400, _("the form names no event of the log; reload the page"))
+    if form.get("back"):
+        return redirect(url_for("log.audit", cid=cid) + f"#e{target}")
+    return mend_page(cid, int(target), form)
+
+
+@bp.get("/c/<cid>/audit/mend")
+def mend_again(cid):
+    """The mending page asked for again (a live page's "show it now"): the audit log."""
+    return redirect(url_for("log.audit", cid=cid))
+
+
+def mend_page(cid: str, target: int, form, note: Failure | None = None):
+    """The mending of event `target` as far as `form` has gone: the chain to confirm, the
+    chain voided (then the audit log), or the refusal in words, beside the chain. `note`:
+    why the chain is asked about again (it changed)."""
+    svc = service()
+    ctx = context(cid)
+    try:
+        guard = policy().guard(cid)
+        chain = svc.void_chain(cid, target)
+    except (RuleViolation, Forbidden) as error:
+        status = 403 if isinstance(error, Forbidden) else 422
+        return audit_page(ctx, status, failure=Failure("mend", message=error.message))
+    organiser = guard.member.role == "organiser"
+    shown = " ".join(str(entry.event.version) for entry in chain)
+    status, failure = (409, note) if note else (200, None)
+    try:
+        if not organiser:
+            guard.undoing = _own_chain(ctx, guard.member, chain)
+    except Forbidden as error:
+        status, failure = 403, Failure("mend", message=error.message)
+    if failure is None and form.get("confirmed") == CONFIRMED:
+        status, failure = _void_chain(cid, chain, shown, organiser, guard, form)
+        if failure is None:
+            say(_voided_words(chain, organiser))
+            return redirect(url_for("log.audit", cid=cid))  # its top: what was voided
+        if status == 409:  # the log moved on: the chain as it now stands, to confirm again
+            return mend_page(cid, target, {"reason": form.get("reason", "")}, failure)
+    return render_template(
+        "mend.html",
+        target=chain[-1],
+        dependents=chain[:-1],
+        chain_versions=shown,
+        organiser=organiser,
+        refused=status == 403,
+        confirmed=CONFIRMED,
+        reason=form.get("reason", ""),
+        failure=failure,
+        submitted=form,
+        page="audit",
+        **ctx,
+    ), status
+
+
+def _void_chain(cid: str, chain, shown: str, organiser: bool, guard, form):
+    """Append the voids of a confirmed chain, newest first, in one batch: (200, None), or
+    the status and refusal (nothing written)."""
+    reason = form.get("reason", "").strip() if organiser else UNDONE
+    if form.get("chain") != shown:
+        return 409, Failure("mend", message=_(_CHAIN_CHANGED))
+    if not reason:
+        return 422, Failure("mend", {"reason": [_("Say why, in a few words.")]})
+    voids = [
+        {"type": "EventVoided", "data": {"version": entry.event.version, "reason": reason}}
+        for entry in chain
+    ]
+    try:
+        service().append(
+            cid, voids, expected_version(form), actor=actor(), source="form",
+            idempotency_key=form.get("idem") or None, guard=guard,
+        )  # fmt: skip
+    except (Conflict, BatchError, Forbidden) as error:
+        return refusal(error, CORE_EVENTS["EventVoided"](), "EventVoided", "mend")
+    return 200, None
+
+
+CONFIRMED = "yes"
+_CHAIN_CHANGED = N_(
+    "What depends on this event changed since the page was made: here is what would go with "
+    "it now. Check it, then confirm again."
+)
+
+
+def _voided_words(chain: list[Entry], organiser: bool):
+    """What the next page says once a chain is voided (undone, a player's): the event, and
+    how many went with it."""
+    words, more = chain[-1].words, len(chain) - 1
+    if not more:
+        return (
+            _("Voided: %(words)s.", words=words)
+            if organiser
+            else _("Undone: %(words)s.", words=words)
+        )
+    if organiser:
+        return ngettext(
+            "Voided: %(words)s, with the %(num)d entry that depended on it.",
+            "Voided: %(words)s, with the %(num)d entries that depended on it.",
+            more,
+            words=words,
+        )
+    return ngettext(
+        "Undone: %(words)s, with the %(num)d entry that depended on it.",
+        "Undone: %(words)s, with the %(num)d entries that depended on it.",
+        more,
+        words=words,
+    )
+
+
+def _own_chain(ctx: dict, member, chain: list[Entry]) -> frozenset[int]:
+    """The versions of a player's chain, each its own entry; Forbidden naming whose entries
+    stand in the way (only the organiser voids another's)."""
+    view = ctx["view"]
+    theirs = [e for e in chain if not own_entry(member, view.system, view.state, e.event)]
+    if not theirs:
+        return frozenset(e.event.version for e in chain)
+    target = chain[-1]
+    if theirs[-1] is target:
+        raise Forbidden(
+            _(
+                "“%(words)s” is not yours to undo: a player undoes only its own entries for its "
+                "own side; ask the organiser, who may void it",
+                words=target.words,
+            )
+        )
+    raise Forbidden(
+        ngettext(
+            "“%(words)s” cannot be undone alone, and what depends on it is not all yours: "
+            "%(who)s recorded “%(theirs)s” after it. Ask the organiser, who may void them "
+            "together",
+            "“%(words)s” cannot be undone alone, and what depends on it is not all yours: "
+            "%(who)s recorded %(num)d entries after it (“%(theirs)s”). Ask the organiser, who "
+            "may void them together",
+            len(theirs),
+            words=target.words,
+            who=listed(sorted({e.event.meta.get("actor", "?") for e in theirs})),
+            theirs=listed([e.words for e in theirs], "; "),
+        )
+    )
 
 
 @bp.get("/c/<cid>/dice")

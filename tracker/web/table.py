@@ -63,7 +63,7 @@ def undo(cid, page):
                     "is not yours to undo (or no longer your latest): look at the audit log"
                 )
             )
-        guard.undoing = entry.event.version
+        guard.undoing = frozenset({entry.event.version})
         service().append(
             cid,
             [{"type": "EventVoided", "data": {"version": entry.event.version, "reason": UNDONE}}],
@@ -76,25 +76,25 @@ def undo(cid, page):
     except (Conflict, BatchError, Forbidden) as error:
         status, failure = rendering.refusal(error, None, "EventVoided", "undo")
         if isinstance(error, BatchError) and isinstance(error.error, RuleViolation):
-            failure["message"] = _undo_refused(entry.words, error.error)
+            failure["message"] = _undo_refused(cid, entry.words, error.error)
         return _again(cid, page, status, failure, form)
     say(_("Undone: %(words)s.", words=entry.words))
     return redirect(_back(cid, page))
 
 
-def _undo_refused(words: str, refused: RuleViolation) -> str:
-    """The core's refusal of a void that later events depend on, as a player says it."""
-    if refused.depends_on is not None:
-        return _(
-            "“%(words)s” cannot be undone, for what was recorded after it depends on it: "
-            "without it, %(reason)s",
-            words=words,
-            reason=refused.reason,
-        )
+def _undo_refused(cid: str, words: str, refused: RuleViolation) -> str:
+    """The core's refusal of a void that a later entry depends on, as a player says it: that
+    entry in the audit log's words, and who recorded it."""
+    if refused.depends_on is None:
+        return _("“%(words)s” cannot be undone: %(reason)s", words=words, reason=refused.message)
+    [later] = service().log_page(cid, refused.depends_on, 1)
     return _(
-        "“%(words)s” cannot be undone, for what was recorded after it depends on it (%(reason)s)",
+        "“%(words)s” cannot be undone: “%(later)s”, recorded after it by %(who)s, depends on it "
+        "(without it, %(reason)s)",
         words=words,
-        reason=refused.message,
+        later=later.words,
+        who=later.event.meta.get("actor", "?"),
+        reason=refused.reason,
     )
 
 

@@ -110,7 +110,11 @@ def test_a_player_without_a_free_used_action_token_takes_no_special_action(table
 
 
 def test_an_event_needs_a_game_under_way(table):
-    table.refuses("Prayed", "no game is under way: a game starts before its Prayed", player="ann")
+    table.refuses(
+        "Prayed",
+        "no game is under way: a game begins before anything is played in it",
+        player="ann",
+    )
 
 
 def test_a_game_has_each_campaign_player_at_most_once(table):

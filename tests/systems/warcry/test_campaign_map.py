@@ -137,4 +137,4 @@ def test_a_plain_map_point_gives_no_reward(campaign):
     words = campaign.refused(
         "ArtefactOfPowerGained", warband="iron", fighter="iron-1", artefact="cinder-blade"
     )
-    assert "Ironjaws is not in one" in words
+    assert "Ironjaws is not in a battle's aftermath, and" in words

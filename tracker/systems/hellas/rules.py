@@ -340,11 +340,12 @@ handlers = GameHandlers()
 
 
 def game_under_way(state: dict, kind: str) -> dict:
-    """The game under way, or RuleViolation when there is none."""
+    """The game under way, or RuleViolation when there is none (`kind`: the event that
+    asks, named in no refusal: a player knows a move, not an event's type)."""
     game = state["game"]
     if game is None:
         raise RuleViolation(
-            _("no game is under way: a game starts before its %(event)s", event=kind)
+            _("no game is under way: a game begins before anything is played in it")
         )
     if game["over"]:
         over = game["over"]

@@ -339,10 +339,9 @@ def reach(state, wb, step, what) -> dict:
     if am is None:
         raise RuleViolation(
             _(
-                "%(what)s belongs to step %(step)s (%(title)s) of the aftermath of a battle, "
-                "and %(warband)s is not in one",
+                "%(warband)s is not in a battle's aftermath, and %(what)s is part of one "
+                "(%(title)s)",
                 what=what,
-                step=step,
                 title=_(t.STEPS[step]),
                 warband=wb["name"],
             )
