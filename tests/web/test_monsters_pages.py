@@ -343,8 +343,9 @@ def test_a_battle_on_a_map_the_campaign_lacks_is_refused_with_the_rule(client, f
 
 
 def test_a_bad_battle_id_shows_its_error_beside_the_field(client, fresh, svc):
-    page = battle_form(client, svc, "BattleBegun", battle="", map="twin-peaks", first="alice")
+    page = battle_form(client, svc, "BattleBegun", battle="b" * 81, map="twin-peaks", first="alice")
     assert page.status_code == 422 and field_error_beside(page, "battle")
+    assert '<details class="more" open>' in page.get_data(as_text=True)  # not hidden
 
 
 # -- choosing and placing -----------------------------------------------------------------------
@@ -407,7 +408,7 @@ def test_choosing_no_figure_shows_the_error_beside_the_figures(client, fresh, sv
     )
     assert page.status_code == 422
     assert re.search(
-        r'</label>\s*<span class="field-error" role="alert">[^<]*[Ll]ength',
+        r'</label>\s*<span class="field-error" role="alert"[^>]*>[^<]*[Ll]ength',
         page.get_data(as_text=True),
     )
 
