@@ -246,7 +246,7 @@ def evening(server, organiser, mara, tobin):
     page.goto(server + "/")
     claim = page.locator("details:has(summary:text-is('Claim'))")
     if claim.get_attribute("open") != "":
-        claim.locator("summary").click()
+        claim.locator(":scope > summary").click()
     claim.locator("input[name=name]").fill("Friday Claim")
     for i, player in enumerate((mara, tobin)):  # each id made from the name, under More
         claim.locator(f"input[name='settings-players-{i}-name']").fill(player.name.title())
