@@ -246,11 +246,11 @@ def evening(server, organiser, mara, tobin):
     page.goto(server + "/")
     claim = page.locator("details:has(summary:text-is('Claim'))")
     if claim.get_attribute("open") != "":
-        claim.locator("summary").click()
+        claim.locator(":scope > summary").click()
     claim.locator("input[name=name]").fill("Friday Claim")
-    for i, player in enumerate((mara, tobin)):
+    for i, player in enumerate((mara, tobin)):  # each id made from the name, under More
         claim.locator(f"input[name='settings-players-{i}-name']").fill(player.name.title())
-        claim.locator(f"input[name='settings-players-{i}-id']").fill(player.name)
+        expect(claim.locator(f"input[name='settings-players-{i}-id']")).to_be_hidden()
     claim.locator("button:has-text('Start the campaign')").click()
     expect(page.locator("h1")).to_have_text("Friday Claim")
     claim_id = "friday-claim"

@@ -343,8 +343,9 @@ def test_a_battle_on_a_map_the_campaign_lacks_is_refused_with_the_rule(client, f
 
 
 def test_a_bad_battle_id_shows_its_error_beside_the_field(client, fresh, svc):
-    page = battle_form(client, svc, "BattleBegun", battle="", map="twin-peaks", first="alice")
+    page = battle_form(client, svc, "BattleBegun", battle="b" * 81, map="twin-peaks", first="alice")
     assert page.status_code == 422 and field_error_beside(page, "battle")
+    assert '<details class="more" open>' in page.get_data(as_text=True)  # not hidden
 
 
 # -- choosing and placing -----------------------------------------------------------------------

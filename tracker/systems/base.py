@@ -475,6 +475,16 @@ def next_step(side, do, waits, page: str, anchor: str = "", watch=None, **args) 
     }
 
 
+def free_id(prefix: str, taken) -> str:
+    """The first id `prefix` + 1, 2, 3 ... that `taken` does not hold: what a form left empty
+    is given where a system makes the id itself (`views.next_free`)."""
+    taken = set(taken)
+    number = 1
+    while f"{prefix}{number}" in taken:
+        number += 1
+    return f"{prefix}{number}"
+
+
 def field_at(schema: Schema, path: str) -> fields.Field:
     """The field at a dotted path through nested schemas, a list of them standing for each
     of its items ("map.name": the name of each point of a quest's map)."""

@@ -96,7 +96,7 @@ def _card_list(value) -> bool:
 
 
 class PlayerSchema(EventSchema):
-    id = Id()
+    id = Id(metadata={"made_from": "name"})
     name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
 
 
@@ -131,7 +131,8 @@ class WoundSchema(EventSchema):
 
 
 class GameStarted(EventSchema):
-    game = Id()
+    # Left empty on a form, the next free id (game-1, game-2, ...): `views.next_free`.
+    game = Id(metadata={"next_free": True})
     order = fields.List(Id(), required=True, validate=validate.Length(min=2, max=4))
     # Left out, each seat's hero and hoplites, the monsters and the Lands that do not count
     # come from the content's `start` (rules.setup_defaults).

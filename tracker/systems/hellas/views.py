@@ -12,7 +12,7 @@ import copy
 import json
 
 from tracker.errors import NotFound, RuleViolation
-from tracker.systems.base import next_step
+from tracker.systems.base import free_id, next_step
 from tracker.systems.i18n import N_, _, localised, ngettext
 
 from . import rules
@@ -35,7 +35,7 @@ from .words import attack_words, step_words
 
 #: what the templates show of the rules' words: a pack's text in the reader's language
 #: (`localised(entry, "name")`), a victory condition, a special action, an attribute
-__all__ = ["localised", "condition", "special", "attribute", "grant_words"]
+__all__ = ["localised", "condition", "special", "attribute", "grant_words", "next_free"]
 
 #: the events that hold drawn combat cards, and the field that holds them
 HIDDEN_CARDS = {"GameStarted": "hands", "HuntBegan": "cards", "CombatCardsDrawn": "cards"}
@@ -404,3 +404,12 @@ def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
         do = _("Your turn: take your actions")
         waits = _("Waiting for %(player)s to play.", player=rules.name(state, actor))
     return steps + [next_step(actor, do, waits, "play")]
+
+
+def next_free(state: dict, event_type: str, field: str) -> str | None:
+    """The id a form left empty is given (a game's: game-1, game-2, ... the first that no game
+    of the campaign has had), or None when the system makes none for that field."""
+    if (event_type, field) != ("GameStarted", "game"):
+        return None
+    under_way = [state["game"]["id"]] if state.get("game") else []
+    return free_id("game-", [g["id"] for g in state["games"]] + under_way)

@@ -77,7 +77,7 @@ class ShuffledDeck(Drawn):
 
 
 class Player(EventSchema):
-    id = Ident(required=True)
+    id = Ident(required=True, metadata={"made_from": "name"})
     name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
 
 
@@ -134,7 +134,8 @@ class Settings(EventSchema):
 
 
 class MatchStarted(EventSchema):
-    match = Ident(required=True)
+    # Left empty on a form, the next free id (match-1, match-2, ...): `views.next_free`.
+    match = Ident(required=True, metadata={"next_free": True})
     mode = fields.Str(load_default="standard", validate=validate.OneOf(MODES))
 
 

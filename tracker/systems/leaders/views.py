@@ -14,7 +14,7 @@ from itertools import permutations
 
 from tracker.errors import NotFound, RuleViolation
 from tracker.events import unrecorded
-from tracker.systems.base import next_step
+from tracker.systems.base import free_id, next_step
 from tracker.systems.i18n import _
 
 from . import geometry as geo
@@ -42,6 +42,7 @@ __all__ = [
     "leader_options",
     "match_replayed",
     "may_end_turn",
+    "next_free",
     "nemesis_options",
     "recruit_options",
     "visible_event_data",
@@ -449,3 +450,11 @@ def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
         do = _("Your recruitment phase")
         waits = _("Waiting for %(player)s to recruit.", player=names[who])
     return [next_step(who, do, waits, "match")]
+
+
+def next_free(state: dict, event_type: str, field: str) -> str | None:
+    """The id a form left empty is given (a match's: match-1, match-2, ... the first that no
+    match of the campaign has had), or None when the system makes none for that field."""
+    if (event_type, field) != ("MatchStarted", "match"):
+        return None
+    return free_id("match-", [m["id"] for m in state["matches"]])

@@ -21,7 +21,7 @@ PACKS = {
 
 
 class PlayerSchema(EventSchema):
-    id = fields.Str(required=True, validate=SLUG)
+    id = fields.Str(required=True, validate=SLUG, metadata={"made_from": "name"})
     name = fields.Str(required=True, validate=validate.Length(min=1, max=60))
 
 

@@ -151,7 +151,8 @@ class AttackDice(Drawn):
 
 
 class BattleBegun(EventSchema):
-    battle = fields.Str(**ID)
+    # Left empty on a form, the next free id (b1, b2, ...): `views.next_free`.
+    battle = fields.Str(**ID, metadata={"next_free": True})
     map = fields.Str(**ID)
     first = FirstPlayer()
 

@@ -12,7 +12,7 @@ from markupsafe import escape
 
 from tracker.errors import NotFound, RuleViolation
 from tracker.systems import i18n
-from tracker.systems.base import next_step
+from tracker.systems.base import free_id, next_step
 from tracker.systems.i18n import _, localised
 
 from . import hexes, rules
@@ -345,3 +345,11 @@ def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
     )
     waits = _("Waiting for %(player)s's move.", player=sides[side])
     return steps + [next_step(side, do, waits, "battle")]
+
+
+def next_free(state: dict, event_type: str, field: str) -> str | None:
+    """The id a form left empty is given (a battle's: b1, b2, ... the first that no battle of
+    the campaign has had), or None when the system makes none for that field."""
+    if (event_type, field) != ("BattleBegun", "battle"):
+        return None
+    return free_id("b", [b["id"] for b in state["battles"]])
