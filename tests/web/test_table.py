@@ -460,7 +460,9 @@ def test_an_error_no_form_of_the_page_shows_is_at_the_top_in_error_style(ana, sv
         data=form("FighterRemoved", version(svc), warband="iron", fighter="ghost"),
     )
     html = page.get_data(as_text=True)
-    assert re.search(r'<div class="problems" role="alert"[^>]*><p class="error">Ironjaws has no', html)
+    assert re.search(
+        r'<div class="problems" role="alert"[^>]*><p class="error">Ironjaws has no', html
+    )
     assert errors_of(page) == ["Ironjaws has no fighter 'ghost'"]
 
 
