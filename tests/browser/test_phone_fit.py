@@ -121,6 +121,16 @@ def answer_wizard(page) -> bool:
         form.locator("select[name=fighter]").select_option(legal.first.get_attribute("value"))
         form.locator("button:has-text('Give')").click()
         return True
+    every = page.locator("form.roll-all")  # a step's rolls on one form: each die tapped
+    if every.count():
+        form = every.first
+        names = form.evaluate(
+            "f => [...new Set([...f.querySelectorAll('input[type=radio]')].map(i => i.name))]"
+        )
+        for name in names:
+            form.locator(f"input[name='{name}'][value='6']").check()
+        form.locator("button[value=table]").click()
+        return True
     roll = page.locator("form.roll").first
     if roll.count():
         is_search = "D66" in roll.inner_text()
