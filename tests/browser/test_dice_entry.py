@@ -46,6 +46,7 @@ def play_on(page, server, cid, sample="ember-crown-sample", upto=None):
     if upto is not None:
         page.fill("input[name=upto]", str(upto))
     page.fill("input[name=name]", f"Dice {cid}")
+    page.click("main form details.more > summary")  # the id is asked under More
     page.fill("input[name=campaign]", cid)
     page.click("button:has-text('Play on')")
     expect(page).to_have_url(re.compile(rf"/c/{cid}/$"))

@@ -73,6 +73,7 @@ def play_on(page, server, cid):
     aftermath."""
     page.goto(f"{server}/c/ember-crown-sample/play-on")
     page.fill("input[name=name]", f"Offline {cid}")
+    page.click("main form details.more > summary")  # the id is asked under More
     page.fill("input[name=campaign]", cid)
     page.click("button:has-text('Play on')")
     page.goto(f"{server}/c/{cid}/wizard?warband=crowmarch")

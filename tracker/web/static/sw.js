@@ -143,9 +143,12 @@ function sendOrKeep(request, url) {
   });
 }
 
-// Who logs out leaves no page of theirs on the phone.
+// Who logs out leaves no page of theirs on the phone, and no press of theirs waiting: sent
+// later, it would go out with whoever logs in next (whose session would refuse its form's
+// token in any case).
 function forgetPages() {
   quietly(caches.delete(PAGES));
+  quietly(inStore("readwrite", function (store) { return store.clear(); }));
 }
 
 function database() {
