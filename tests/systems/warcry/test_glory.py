@@ -79,7 +79,9 @@ def test_a_warband_holds_at_most_six_territories(campaign):
 
 def test_territories_are_conquered_only_in_step_one(campaign):
     campaign.wb("iron")["glory"] = 100
-    assert "is not in a battle's aftermath" in campaign.refused("TerritoryConquered", warband="iron", territory="Mill")
+    assert "is not in a battle's aftermath" in campaign.refused(
+        "TerritoryConquered", warband="iron", territory="Mill"
+    )
     campaign.battle(down_iron=["iron-1"])
     campaign.to_step("iron", 2)
     assert "already at step 2" in campaign.refused(
