@@ -1,8 +1,52 @@
 """A campaign's pages reached from its dashboard in a real browser, each looked at by the
 test that crawls them (does it fit a phone? is it in the reader's language?)."""
 
+import re
+import subprocess
+import sys
 from collections.abc import Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from tracker import config
+
+# The sample campaigns a browser test looks at, by a short name for its test ids.
+SAMPLES = {
+    "warcry": "ember-crown-sample",
+    "claim": "claim-tavern-nights",
+    "hellas-duel": "hellas-duel",
+    "hellas-three-crowns": "hellas-three-crowns",
+    "leaders-expert": "salt-vs-moth",
+    "leaders-standard": "ember-vs-grey",
+    "monsters": "twin-peaks-feud",
+}
+
+
+def tag_of(url: str, who: str = "") -> str:
+    """A page's name for its screenshot: its path and query, `who` looked at it first."""
+    parts = urlsplit(url)
+    tag = re.sub(r"[^a-z0-9]+", "-", (parts.path + "-" + parts.query).lower()).strip("-")
+    return f"{who}-{tag}" if who else tag
+
+
+def organiser_of_the_samples(browser, server, database, name, password, viewport):
+    """A browser context and its page, logged in as `name`, signed up in the page and made
+    the organiser of every sample campaign (by the command line, on the server's database)."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(server + "/signup")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("button:has-text('Sign up')")
+    page.wait_for_selector(".flashes")
+    for campaign in SAMPLES.values():
+        subprocess.run(
+            [sys.executable, str(config.ROOT / "manage.py"), "members", campaign]
+            + ["--db", str(database), "--add", name, "--role", "organiser"],
+            check=True,
+            capture_output=True,
+        )
+    return context, page
 
 
 def crawl(page, server: str, campaign: str, per_page: int, check: Callable, prepare=None):

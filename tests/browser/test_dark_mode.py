@@ -8,13 +8,10 @@ campaign is crawled from its dashboard, each page once; screenshots of each page
 go to test-artifacts/screenshots/dark/ (light and dark, both widths)."""
 
 import re
-import subprocess
-import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
-from crawling import crawl
+from crawling import SAMPLES, crawl, organiser_of_the_samples, tag_of
 
 from tracker import config
 
@@ -22,22 +19,8 @@ SHOTS = config.ROOT / "test-artifacts" / "screenshots" / "dark"
 CHECK = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
 SCHEMES = ("light", "dark")
 SIZES = ((1280, 900), (390, 844))
-SAMPLES = {
-    "warcry": "ember-crown-sample",
-    "claim": "claim-tavern-nights",
-    "hellas-duel": "hellas-duel",
-    "hellas-three-crowns": "hellas-three-crowns",
-    "leaders-expert": "salt-vs-moth",
-    "leaders-standard": "ember-vs-grey",
-    "monsters": "twin-peaks-feud",
-}
 ORGANISER, PASSWORD = "shade", "a long enough secret"
 BACKGROUND = "() => getComputedStyle(document.body).backgroundColor"
-
-
-def tag_of(url: str) -> str:
-    parts = urlsplit(url)
-    return re.sub(r"[^a-z0-9]+", "-", (parts.path + "-" + parts.query).lower()).strip("-")
 
 
 def faint(page, scheme: str, tag: str) -> list[str]:
@@ -66,21 +49,9 @@ def luminance(rgb: str) -> float:
 
 @pytest.fixture(scope="module")
 def organiser(browser, server, server_db):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/signup")
-    page.fill("input[name=name]", ORGANISER)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Sign up')")
-    page.wait_for_selector(".flashes")
-    for campaign in SAMPLES.values():
-        subprocess.run(
-            [sys.executable, str(config.ROOT / "manage.py"), "members", campaign]
-            + ["--db", str(server_db), "--add", ORGANISER, "--role", "organiser"],
-            check=True,
-            capture_output=True,
-        )
+    context, page = organiser_of_the_samples(
+        browser, server, server_db, ORGANISER, PASSWORD, {"width": 1280, "height": 900}
+    )
     yield page
     context.close()
 

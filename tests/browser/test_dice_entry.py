@@ -8,9 +8,9 @@ one injury roll (Ilse Quill, no leader) in the aftermath of battle b12."""
 import re
 from pathlib import Path
 
+from phones import injury_form, phone, play_on, tap
 from playwright.sync_api import expect
 
-PASSWORD = "a long enough secret"
 CHECK = (Path(__file__).parent / "phone.js").read_text(encoding="utf-8")
 
 
@@ -27,46 +27,9 @@ def misfits(page) -> list:
     return found
 
 
-def phone(browser, server, name):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/signup")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Sign up')")
-    expect(page.locator(".flashes")).to_contain_text(f"Welcome, {name}")
-    return context, page
-
-
-def play_on(page, server, cid, sample="ember-crown-sample", upto=None):
-    """A campaign of the reader's own, copied from a sample (as it stands, or up to `upto`);
-    a Warcry one opens at Crowmarch's aftermath."""
-    page.goto(f"{server}/c/{sample}/play-on")
-    if upto is not None:
-        page.fill("input[name=upto]", str(upto))
-    page.fill("input[name=name]", f"Dice {cid}")
-    page.click("main form details.more > summary")  # the id is asked under More
-    page.fill("input[name=campaign]", cid)
-    page.click("button:has-text('Play on')")
-    expect(page).to_have_url(re.compile(rf"/c/{cid}/$"))
-    if sample == "ember-crown-sample":
-        page.goto(f"{server}/c/{cid}/wizard?warband=crowmarch")
-        expect(page.locator("main")).to_contain_text("Ilse Quill")
-
-
 def seen_version(page) -> int:
     """The campaign's version, as the page's witness tells it."""
     return int(re.search(r"as of event (\d+)", page.inner_text(".witness-box")).group(1))
-
-
-def injury_form(page):
-    return page.locator("form.roll:has(input[name=fighter][value=ilse])")
-
-
-def tap(form, *faces):
-    for i, face in enumerate(faces):
-        form.locator(f"input[name=dice-{i}][value='{face}']").check()
 
 
 def test_bare_numbers_are_refused_and_six_and_six_tapped_are_recorded(browser, server, shot):

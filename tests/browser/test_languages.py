@@ -10,11 +10,10 @@ import json
 import re
 import subprocess
 import sys
-from urllib.parse import urlsplit
 
 import pytest
 from babel.messages.pofile import read_po
-from crawling import crawl
+from crawling import crawl, tag_of
 from pagetools import strings_in
 
 from tracker import config
@@ -131,13 +130,6 @@ def english_on(page, english: set[str], names: set[str], tag: str) -> list[str]:
     return [f"{page.url}: {' '.join(left)}"] if left else []
 
 
-def tag_of(code: str, url: str) -> str:
-    parts = urlsplit(url)
-    return (
-        code + "-" + re.sub(r"[^a-z0-9]+", "-", (parts.path + "-" + parts.query).lower()).strip("-")
-    )
-
-
 @pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_every_page_of_the_sample_reads_in_the_language(reader, server, sample, code):
@@ -148,7 +140,7 @@ def test_every_page_of_the_sample_reads_in_the_language(reader, server, sample, 
         server,
         SAMPLES[sample],
         PER_PAGE,
-        lambda page, target: english_on(page, english, names, tag_of(code, target)),
+        lambda page, target: english_on(page, english, names, tag_of(target, code)),
     )
     assert not found, "\n".join(found)
 

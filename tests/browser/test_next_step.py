@@ -12,10 +12,9 @@ import json
 import re
 import subprocess
 import sys
-from urllib.parse import urlsplit
 
 import pytest
-from crawling import crawl
+from crawling import crawl, tag_of
 from playwright.sync_api import expect
 
 from tracker import config
@@ -99,13 +98,6 @@ def people(browser, server, server_db, tmp_path_factory):
     player.context.close()
 
 
-def tag_of(who: str, url: str) -> str:
-    parts = urlsplit(url)
-    return (
-        who + "-" + re.sub(r"[^a-z0-9]+", "-", (parts.path + "-" + parts.query).lower()).strip("-")
-    )
-
-
 def measured(page) -> dict:
     return page.evaluate(
         """() => {
@@ -123,7 +115,7 @@ def looked_at(who: str):
         page.evaluate("window.scrollTo(0, 0)")
         found = measured(page)
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{tag_of(who, target)}.png"))
+        page.screenshot(path=str(SHOTS / f"{tag_of(target, who)}.png"))
         wrong = []
         if found["header"]["height"] > ONE_ROW:
             wrong.append(f"{who} {target}: the header is {found['header']['height']:.0f} px high")

@@ -7,11 +7,10 @@ fits (or its form's token went stale meanwhile).
 Each test plays on from the Warcry sample into a campaign of its own, where Crowmarch owes
 one injury roll (Ilse Quill) in the aftermath of battle b12."""
 
+from phones import PASSWORD, injury_form, phone, play_on, tap
 from playwright.sync_api import expect
 
 from tracker.store import open_store
-
-PASSWORD = "a long enough secret"
 
 # The presses the service worker keeps, as app.js and sw.js name them.
 KEPT = """() => new Promise((resolve, reject) => {
@@ -53,39 +52,6 @@ STALE = """() => new Promise((resolve) => {
     };
   };
 })"""
-
-
-def phone(browser, server, name):
-    """A phone (390 x 844) of a newcomer signed up as `name`."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/signup")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Sign up')")
-    expect(page.locator(".flashes")).to_contain_text(f"Welcome, {name}")
-    return context, page
-
-
-def play_on(page, server, cid):
-    """A campaign of the reader's own copied from the Warcry sample, open at Crowmarch's
-    aftermath."""
-    page.goto(f"{server}/c/ember-crown-sample/play-on")
-    page.fill("input[name=name]", f"Offline {cid}")
-    page.click("main form details.more > summary")  # the id is asked under More
-    page.fill("input[name=campaign]", cid)
-    page.click("button:has-text('Play on')")
-    page.goto(f"{server}/c/{cid}/wizard?warband=crowmarch")
-
-
-def injury_form(page):
-    return page.locator("form.roll:has(input[name=fighter][value=ilse])")
-
-
-def tap(form, *faces):
-    for i, face in enumerate(faces):
-        form.locator(f"input[name=dice-{i}][value='{face}']").check()
 
 
 def version(server_db, cid) -> int:

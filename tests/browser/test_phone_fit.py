@@ -9,29 +9,18 @@ page at each width go to test-artifacts/screenshots/phone/.
 """
 
 import re
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from crawling import crawl
+from crawling import SAMPLES, crawl, organiser_of_the_samples, tag_of
 
 from tracker import config
 
 SHOTS = config.ROOT / "test-artifacts" / "screenshots" / "phone"
 WIDTHS = (360, 390)
 CHECK = (Path(__file__).parent / "phone.js").read_text(encoding="utf-8")
-SAMPLES = {
-    "warcry": "ember-crown-sample",
-    "claim": "claim-tavern-nights",
-    "hellas-duel": "hellas-duel",
-    "hellas-three-crowns": "hellas-three-crowns",
-    "leaders-expert": "salt-vs-moth",
-    "leaders-standard": "ember-vs-grey",
-    "monsters": "twin-peaks-feud",
-}
 # Pages of one name (a battle, a seat, a replay) are checked this many times, with their
 # first-found arguments: they share one template.
 PER_PAGE = 4
@@ -57,29 +46,12 @@ def misfits(page, tag: str) -> list[str]:
     return found
 
 
-def tag_of(url: str) -> str:
-    parts = urlsplit(url)
-    return re.sub(r"[^a-z0-9]+", "-", (parts.path + "-" + parts.query).lower()).strip("-")
-
-
 @pytest.fixture(scope="module")
 def organiser(browser, server, server_db):
     """A logged-in page of the organiser of every sample campaign."""
-    context = browser.new_context(viewport={"width": 390, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/signup")
-    page.fill("input[name=name]", ORGANISER)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Sign up')")
-    page.wait_for_selector(".flashes")
-    for campaign in SAMPLES.values():
-        subprocess.run(
-            [sys.executable, str(config.ROOT / "manage.py"), "members", campaign]
-            + ["--db", str(server_db), "--add", ORGANISER, "--role", "organiser"],
-            check=True,
-            capture_output=True,
-        )
+    context, page = organiser_of_the_samples(
+        browser, server, server_db, ORGANISER, PASSWORD, {"width": 390, "height": 800}
+    )
     yield page
     context.close()
 

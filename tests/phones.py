@@ -1,0 +1,47 @@
+"""A newcomer's phone in a real browser, and a campaign of its own to play on it."""
+
+import re
+
+from playwright.sync_api import expect
+
+PASSWORD = "a long enough secret"
+
+
+def phone(browser, server, name):
+    """A phone (390 x 844) of a newcomer signed up as `name`: its context and page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(server + "/signup")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button:has-text('Sign up')")
+    expect(page.locator(".flashes")).to_contain_text(f"Welcome, {name}")
+    return context, page
+
+
+def play_on(page, server, cid, sample="ember-crown-sample", upto=None):
+    """A campaign of the reader's own, copied from a sample (as it stands, or up to `upto`);
+    a Warcry one opens at Crowmarch's aftermath."""
+    page.goto(f"{server}/c/{sample}/play-on")
+    if upto is not None:
+        page.fill("input[name=upto]", str(upto))
+    page.fill("input[name=name]", f"Phone {cid}")
+    page.click("main form details.more > summary")  # the id is asked under More
+    page.fill("input[name=campaign]", cid)
+    page.click("button:has-text('Play on')")
+    expect(page).to_have_url(re.compile(rf"/c/{cid}/$"))
+    if sample == "ember-crown-sample":
+        page.goto(f"{server}/c/{cid}/wizard?warband=crowmarch")
+        expect(page.locator("main")).to_contain_text("Ilse Quill")
+
+
+def injury_form(page):
+    """Ilse Quill's injury roll, on Crowmarch's aftermath page."""
+    return page.locator("form.roll:has(input[name=fighter][value=ilse])")
+
+
+def tap(form, *faces):
+    """Each die of `form` tapped by its face, in order."""
+    for i, face in enumerate(faces):
+        form.locator(f"input[name=dice-{i}][value='{face}']").check()
