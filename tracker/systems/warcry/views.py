@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from tracker.errors import NotFound, RuleViolation, ShownAt
-from tracker.systems.base import next_step
+from tracker.systems.base import free_id, next_step
 from tracker.systems.i18n import N_, _, localised
 from tracker.systems.warcry import rules, tables
 from tracker.systems.warcry.rules import (
@@ -151,11 +151,7 @@ def next_free(state, event_type: str, field: str) -> str | None:
     of the campaign has had), or None when the system makes none for that field."""
     if (event_type, field) != ("BattleFought", "battle"):
         return None
-    taken = state["battle_ids"]
-    number = 1
-    while f"b{number}" in taken:
-        number += 1
-    return f"b{number}"
+    return free_id("b", state["battle_ids"])
 
 
 def profile_shown(state, wb, fighter) -> dict | None:
