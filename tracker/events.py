@@ -96,12 +96,25 @@ def decode_state(text):
 
 
 def copied(value):
-    """A copy of a JSON value of one's own, as a snapshot of it would read back (msgspec
-    writes and reads it: a few times quicker than copy.deepcopy of a campaign's state)."""
-    try:
-        return decode_state(_STATE.encode(value))
-    except (TypeError, ValueError, OverflowError, RecursionError):
-        return json.loads(json.dumps(value))
+    """A copy of a JSON value of one's own: its dicts and lists new, its strings, numbers and
+    words shared (none of them can change). A tuple is copied as the list a snapshot would
+    read back. About twice as quick as a msgspec round trip of a state holding words, and
+    five times copy.deepcopy."""
+    kind = type(value)
+    if kind is dict:
+        return {key: copied(item) for key, item in value.items()}
+    if kind is list:
+        return [copied(item) for item in value]
+    if kind in _LEAVES:
+        return value
+    if isinstance(value, dict):
+        return {key: copied(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [copied(item) for item in value]
+    return value
+
+
+_LEAVES = {str, int, float, bool, type(None), i18n.Said, i18n.Texts}
 
 
 def canonical(value) -> str:

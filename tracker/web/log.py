@@ -7,10 +7,7 @@ with it; who may void what is checked here, on the server, through tracker.permi
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import format_datetime
 
 from tracker import stats
 from tracker.campaign import CORE_EVENTS, Entry, never_voided
@@ -111,7 +108,6 @@ def _rows(entries: list[Entry], shown, where, as_of: str, control=None) -> list[
                 "data": shown(event),  # the event's data as the reader may see it
                 "actor": meta.get("actor", "?"),
                 "recorded_at": event.recorded_at,
-                "when": when(event.recorded_at),
                 "how": how(meta.get("source", "?")),
                 "via": how(meta["via"]) if meta.get("via") else None,
                 "hash": event.hash,
@@ -396,13 +392,3 @@ def _histogram(title, counts, expected, label=None):
         "top": top,
         "width": len(bars) * BAR + 10,
     }
-
-
-def when(recorded_at: str) -> str:
-    """When an event was recorded, in UTC to the second, as the reader's language writes a
-    date and a time (Babel's)."""
-    try:
-        moment = datetime.fromisoformat(recorded_at[:19])
-    except ValueError:
-        return recorded_at
-    return format_datetime(moment, "medium")

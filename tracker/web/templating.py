@@ -190,6 +190,7 @@ def qr_code(text: str) -> str:
     return segno.make(text, error="m").svg_data_uri(scale=4, border=2, light="#fff")
 
 
+@lru_cache(maxsize=256)
 def qr_svg(text: str, title: str = "") -> Markup:
     """A QR code of `text` as an SVG element drawn in the page itself (a PDF carries it as
     vector paths, with nothing fetched); `title` names it for a screen reader."""

@@ -1603,40 +1603,32 @@ def trait_bearer(wb, leader_id, named) -> str:
     return named
 
 
-@handlers.on("QuestBegun")
-def quest_begun(state, event):
-    data = event.data
-    wb = warband(state, data["warband"])
-    quests = state["content"]["quests"]
-    quest = quests.get(data["quest"])
+def quest_refused(state, wid: str, qid: str):
+    """Why warband `wid` may not begin the quest `qid` now, in words; None when it may. The
+    rule of `QuestBegun`, asked by it and by the dashboard's list of quests to begin."""
+    wb = warband(state, wid)
+    quest = state["content"]["quests"].get(qid)
     if quest is None:
-        raise RuleViolation(_("there is no quest %(quest)r in this campaign", quest=data["quest"]))
+        return _("there is no quest %(quest)r in this campaign", quest=qid)
     if wb["aftermath"] is not None:
-        raise RuleViolation(
-            _(
-                "%(warband)s begins a new quest after the aftermath of battle %(battle)s",
-                warband=wb["name"],
-                battle=wb["aftermath"]["battle"],
-            )
+        return _(
+            "%(warband)s begins a new quest after the aftermath of battle %(battle)s",
+            warband=wb["name"],
+            battle=wb["aftermath"]["battle"],
         )
     if not wb["quest_complete"]:
-        raise RuleViolation(
-            _(
-                "%(warband)s begins a new quest only once its quest is complete (it is at "
-                "point %(point)s of 12)",
-                warband=wb["name"],
-                point=wb["map_position"] + 1,
-            )
+        return _(
+            "%(warband)s begins a new quest only once its quest is complete (it is at "
+            "point %(point)s of 12)",
+            warband=wb["name"],
+            point=wb["map_position"] + 1,
         )
-    published = state["rules"] != t.FIRST_RULES
-    if published and data["quest"] in (*wb["quests_completed"], wb["quest"]):
-        raise RuleViolation(
-            _(
-                "a warband never begins again a quest it has completed: %(warband)s has "
-                "completed %(quest)s",
-                warband=wb["name"],
-                quest=localised(quest, "title"),
-            )
+    if state["rules"] != t.FIRST_RULES and qid in (*wb["quests_completed"], wb["quest"]):
+        return _(
+            "a warband never begins again a quest it has completed: %(warband)s has "
+            "completed %(quest)s",
+            warband=wb["name"],
+            quest=localised(quest, "title"),
         )
     lacking = [
         wb["fighters"][fid]["name"]
@@ -1644,14 +1636,24 @@ def quest_begun(state, event):
         if not t.bears(wb["fighters"][fid]["runemarks"], quest["runemark"])
     ]
     if lacking:
-        raise RuleViolation(
-            _(
-                "every fighter bears the runemark of the warband's quest (%(runemark)s); "
-                "%(fighters)s do not",
-                runemark=quest["runemark"],
-                fighters=", ".join(lacking),
-            )
+        return _(
+            "every fighter bears the runemark of the warband's quest (%(runemark)s); "
+            "%(fighters)s do not",
+            runemark=quest["runemark"],
+            fighters=", ".join(lacking),
         )
+    return None
+
+
+@handlers.on("QuestBegun")
+def quest_begun(state, event):
+    data = event.data
+    refused = quest_refused(state, data["warband"], data["quest"])
+    if refused is not None:
+        raise RuleViolation(refused)
+    wb = warband(state, data["warband"])
+    quest = state["content"]["quests"][data["quest"]]
+    published = state["rules"] != t.FIRST_RULES
     wb["quests_completed"].append(wb["quest"])
     wb["quest"], wb["runemark"] = data["quest"], quest["runemark"]
     wb["map_position"], wb["quest_complete"] = 0, False

@@ -99,6 +99,17 @@ def aftermath_view(state, wb) -> dict | None:
     }
 
 
+def quests_open(state, wid: str) -> list[tuple[str, dict]]:
+    """The quests warband `wid` may begin now (none until its quest is complete), as the
+    rules of `QuestBegun` judge them."""
+    if not state["warbands"][wid]["quest_complete"]:
+        return []
+    quests = state["content"]["quests"]
+    return [
+        (qid, quest) for qid, quest in quests.items() if not rules.quest_refused(state, wid, qid)
+    ]
+
+
 def public_state(state) -> dict:
     """The campaign as `manage.py state` and the API show it."""
     warbands = {}
