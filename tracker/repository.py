@@ -23,10 +23,10 @@ from tracker import stats, systems
 from tracker.campaign import SEAT_EVENTS, Entry, View, language_words, seat_words
 from tracker.dice import Dice
 from tracker.errors import NotFound, TrackerError
-from tracker.events import Event, copied, decode_state, state_text
+from tracker.events import Event, decode_state, state_text
 from tracker.fold import apply_event, fold, fold_from, stale
 from tracker.store import Store
-from tracker.systems.base import GameSystem
+from tracker.systems.base import GameSystem, copy_for_rules
 from tracker.systems.i18n import _
 
 # Campaigns (and first events) a process keeps: the oldest looked at go first.
@@ -140,7 +140,7 @@ class Head:
         head = Head(
             self.version,
             self.hash,
-            copied(self.state),
+            copy_for_rules(self.state),
             voided,
             None if self.tail is None else deque(self.tail, maxlen=TAIL),
             None if self.tally is None else self.tally.copy(),
@@ -231,7 +231,7 @@ class CampaignRepository:
         latest, hash_, first_hash = ends or self.ends(campaign)
         system, name = self.system_of(campaign, first_hash)
         head = self.head(campaign, system, latest, hash_)
-        state, voided = copied(head.state), dict(head.voided)
+        state, voided = copy_for_rules(head.state), dict(head.voided)
         return View(campaign, system, name, head.version, head.hash, head.version, state, voided)
 
     def head(self, campaign: str, system: GameSystem, version: int, hash_: str) -> Head:
@@ -241,9 +241,10 @@ class CampaignRepository:
         if head is not None and (head.version, head.hash) == (version, hash_):
             return head
         if head is not None and head.version > version:
-            # A writer of this process appended since the ends were read (that head is the
-            # latest now), or the head is of another log under the same name.
-            if (head.version, head.hash) == self.store.ends(campaign)[:2]:
+            # Another thread of this process brought it further since the ends were read:
+            # still the newest, if it is of this log (not another under the same name).
+            event = self.store.event(campaign, head.version)
+            if event is not None and event.hash == head.hash:
                 return head
             self.kept.drop(key)
             head = None
@@ -295,6 +296,8 @@ class CampaignRepository:
             self.kept.drop(key)
             return
         old = self.kept.get(key)
+        if old is not None and (old.version, old.hash) == (events[-1].version, events[-1].hash):
+            return  # a reader of this process brought the head past them first
         head = Head(view.version, view.head, view.state, view.voided)
         if old is not None and (old.version, old.hash) == (view.version, view.head):
             head.tail = None if old.tail is None else deque(old.tail, maxlen=TAIL)
@@ -362,10 +365,14 @@ class CampaignRepository:
             head = self.head(campaign, system, latest, hash_)
         else:  # a page short of the head is read from a kept head, never folds one
             head = self.kept.get(self._key(campaign, system))
-            if head is None or (head.version, head.hash) != (latest, hash_):
+            if head is not None and first > latest - TAIL:
+                # Within its worded tail's reach (a page read at a version the log has
+                # since passed): the kept head brought to the latest holds it.
+                head = self.head(campaign, system, latest, hash_)
+            elif head is None or (head.version, head.hash) != (latest, hash_):
                 return self.simple_page(campaign, upto, count, voided, system)
         tail = head.tail
-        if tail is None and upto == head.version:  # the end is worded once, when shown
+        if tail is None and first > head.version - TAIL:  # worded once, when first shown
             tail = head.tail = self._tail(campaign, system, head)
         oldest = head.version - len(tail or ()) + 1
         if (
@@ -446,7 +453,7 @@ def worded_step(system, state, event, voided) -> tuple[dict, str]:
         state = apply_event(system, state, event, voided)
         return state, words(system, state, event)
     try:
-        as_recorded = system.apply(copied(state), system.upcast(event))
+        as_recorded = system.apply(copy_for_rules(state), system.upcast(event))
     except TrackerError:
         as_recorded = state
     return state, words(system, as_recorded, event)

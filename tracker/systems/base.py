@@ -334,7 +334,7 @@ class GameSystem:
     def _trial(self, state: dict, event_type: str, data: dict, version: int = 0):
         """The state after the event, applied to a deep copy of `state`, and the event."""
         loaded = self.load(event_type, data)
-        trial = _copy_sharing_content(state)
+        trial = copy_for_rules(state)
         event = unrecorded(campaign="", version=version, type=event_type, data=loaded)
         return self.apply(trial, event), event
 
@@ -520,9 +520,9 @@ def field_limits(field: fields.Field) -> dict[str, int]:
     return limits
 
 
-def _copy_sharing_content(state):
-    """A copy of `state` to try an event on, its content shared: the rules never change it
-    (docs/systems.md), and it can be most of a state's size."""
+def copy_for_rules(state):
+    """A copy of `state` for the rules to apply events to (a trial, or a writer's own), its
+    content shared: the rules never change it in place (docs/systems.md)."""
     if not isinstance(state, dict):
         return copied(state)
     return {key: value if key == "content" else copied(value) for key, value in state.items()}

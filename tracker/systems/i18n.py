@@ -149,11 +149,17 @@ def _filled(text: str, params: Mapping, braced: bool) -> str:
 def translated(words, translations):
     """`words` translated all through: a message, or a list or dict of them (a form's
     errors), with dict keys (field names) kept."""
-    if isinstance(words, dict):
+    kind = type(words)
+    if kind in _PLAIN:  # most of what a page's part is given: nothing to translate
+        return words
+    if kind is dict or isinstance(words, dict):
         return {k: translated(v, translations) for k, v in words.items()}
-    if isinstance(words, list | tuple):
+    if kind is list or kind is tuple or isinstance(words, list | tuple):
         return [translated(v, translations) for v in words]
     return translate(words, translations)
+
+
+_PLAIN = {str, int, float, bool, type(None)}
 
 
 @functools.cache

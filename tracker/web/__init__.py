@@ -28,7 +28,7 @@ from tracker.web import (
     uploads,
 )
 from tracker.web.context import Sessions, csrf, current_user, kept
-from tracker.web.forms import CORE_LIMITS
+from tracker.web.failures import CORE_LIMITS
 from tracker.web.templating import TrackerEnvironment
 
 

@@ -19,7 +19,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import force_locale
 
 from tracker import systems
 from tracker.accounts import CAMPAIGNS_PER_ACCOUNT_DAY, OverLimit
@@ -36,15 +35,9 @@ from tracker.systems import i18n
 from tracker.systems.i18n import _
 from tracker.web import entries
 from tracker.web.context import accounts, actor, current_user, policy, reader_view, service
-from tracker.web.forms import (
-    Failure,
-    dice_problems,
-    field_labels,
-    form_data,
-    start_failure,
-    typed,
-)
-from tracker.web.language import say
+from tracker.web.failures import Failure, field_labels, start_failure, typed
+from tracker.web.forms import dice_problems, form_data
+from tracker.web.language import say, speaking
 from tracker.web.rendering import (
     NOT_RECORDED,
     PAGE,
@@ -386,7 +379,7 @@ def shared(cid: str, page: str, **extra):
     language = campaign_language(service().state(cid))
     if language is None:
         return render_page(cid, page, **extra)
-    with force_locale(language):
+    with speaking(language):
         return render_page(cid, page, **extra)
 
 

@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 from tracker.permissions import own_entry
 from tracker.systems.i18n import _, listed
 from tracker.web.context import service
-from tracker.web.forms import Failure
+from tracker.web.failures import Failure
 
 # How far back in the log a member's own latest entry is looked for.
 UNDO_REACH = 200

@@ -9,11 +9,12 @@ reader's language.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import datetime
 from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, g, has_request_context, redirect, request
-from flask_babel import Babel, format_datetime, get_locale, get_translations
+from flask_babel import Babel, force_locale, format_datetime, get_locale, get_translations
 
 from tracker.systems import i18n
 from tracker.web.context import accounts, current_user
@@ -73,14 +74,25 @@ def translations():
     None (the process's reader reads then: the command line's language, or English)."""
     if not has_request_context():
         return None
-    locale = get_locale()  # kept by Flask-Babel for the request (or the forced one)
-    kept = g.get("_translations")
-    if kept is not None and kept[0] is locale:
-        return kept[1]
-    found = get_translations()
-    found.language = str(locale or i18n.DEFAULT)
-    g._translations = (locale, found)
+    found = g.get("_translations")
+    if found is None:
+        found = g._translations = get_translations()
+        found.language = language()
     return found
+
+
+@contextmanager
+def speaking(code: str):
+    """Everything said inside in the language `code` (a page shared in its campaign's
+    language), the reader's again after."""
+    kept = g.pop("_translations", None)
+    try:
+        with force_locale(code):
+            yield
+    finally:
+        g.pop("_translations", None)
+        if kept is not None:
+            g._translations = kept
 
 
 def _now():

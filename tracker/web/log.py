@@ -16,7 +16,7 @@ from tracker.permissions import UNDONE, Forbidden, own_entry
 from tracker.systems.i18n import N_, _, listed, ngettext
 from tracker.web import rendering
 from tracker.web.context import actor, policy, reader_view, service
-from tracker.web.forms import Failure
+from tracker.web.failures import Failure
 from tracker.web.language import say
 from tracker.web.rendering import at_arg, context, expected_version, refusal
 from tracker.web.templating import url

@@ -18,7 +18,7 @@ from tracker.permissions import Forbidden, records_for, sees_side
 from tracker.systems.i18n import _, listed
 from tracker.web import entries
 from tracker.web.context import accounts, current_user, policy, service
-from tracker.web.forms import Failure, field_labels, player_words
+from tracker.web.failures import Failure, field_labels, player_words
 from tracker.web.templating import url
 
 PAGE = r"[a-z][a-z0-9_-]{0,40}"

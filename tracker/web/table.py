@@ -19,7 +19,8 @@ from tracker.systems.i18n import _, listed
 from tracker.web import log, rendering
 from tracker.web.context import actor, policy, service
 from tracker.web.entries import latest_own, to_confirm
-from tracker.web.forms import Failure, dice_problems, form_data
+from tracker.web.failures import Failure
+from tracker.web.forms import dice_problems, form_data
 from tracker.web.language import say
 
 bp = Blueprint("table", __name__)

@@ -19,7 +19,8 @@ from tracker.rosters import read_roster, refused
 from tracker.systems.i18n import _, ngettext
 from tracker.web import rendering
 from tracker.web.context import actor, csrf, policy, service
-from tracker.web.forms import Failure, form_data
+from tracker.web.failures import Failure
+from tracker.web.forms import form_data
 from tracker.web.language import say
 
 bp = Blueprint("uploads", __name__)
