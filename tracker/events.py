@@ -96,25 +96,40 @@ def decode_state(text):
 
 
 def copied(value):
-    """A copy of a JSON value of one's own: its dicts and lists new, its strings, numbers and
-    words shared (none of them can change). A tuple is copied as the list a snapshot would
-    read back. About twice as quick as a msgspec round trip of a state holding words, and
-    five times copy.deepcopy."""
+    """A copy of a JSON value of one's own: its dicts and lists new, its words (which cannot
+    change) shared; a tuple becomes a list, as a snapshot would read it back.
+
+    msgspec writes it as MessagePack and reads it back, each word an extension that names
+    it by its place in a list kept beside: 1.5x as quick as a copy made in Python (a
+    campaign's state is copied for each write and each trial of the rules)."""
+    words: list = []
+
+    def kept(word):
+        if type(word) not in _WORDS_SHARED:
+            raise TypeError(type(word).__name__)
+        words.append(word)
+        return msgspec.msgpack.Ext(1, (len(words) - 1).to_bytes(4, "little"))
+
+    try:
+        packed = msgspec.msgpack.Encoder(enc_hook=kept).encode(value)
+    except (TypeError, OverflowError, RecursionError):  # not a JSON value: copied in Python
+        return _copied(value)
+    decoder = msgspec.msgpack.Decoder(
+        ext_hook=lambda _code, at: words[int.from_bytes(at, "little")]
+    )
+    return decoder.decode(packed)
+
+
+def _copied(value):
     kind = type(value)
-    if kind is dict:
-        return {key: copied(item) for key, item in value.items()}
-    if kind is list:
-        return [copied(item) for item in value]
-    if kind in _LEAVES:
-        return value
-    if isinstance(value, dict):
-        return {key: copied(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [copied(item) for item in value]
+    if kind is dict or isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list or isinstance(value, list | tuple):
+        return [_copied(item) for item in value]
     return value
 
 
-_LEAVES = {str, int, float, bool, type(None), i18n.Said, i18n.Texts}
+_WORDS_SHARED = {i18n.Said, i18n.Texts}
 
 
 def canonical(value) -> str:
