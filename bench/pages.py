@@ -1,5 +1,5 @@
 """A game's pages as a server renders them: the first page against the warm one, and the
-template devices (kept URLs, keys read first) switched off against on.
+template device (parts of pages kept by their inputs) switched off against on.
 
 - **first page**: each game's dashboard rendered first by a fresh app whose templates were
   compiled as `serve` compiles them (`templating.compile_all`, in gunicorn's master before
@@ -7,7 +7,7 @@ template devices (kept URLs, keys read first) switched off against on.
   is folded first on both sides. The note gives the first page of a fresh app that compiled
   nothing: what a visitor met before.
 - **devices**: a page through an app with a device on against the same app with it off
-  (`URLS_KEPT=0`; `TEMPLATES_READ_KEYS_FIRST=False`), straight through WSGI (no test
+  (`TEMPLATE_PARTS_KEPT=0`), straight through WSGI (no test
   client), in turns. A device pays where it takes a clear share (say 15%) off a page
   (target: at most 0.85).
 
@@ -141,10 +141,7 @@ def first_pages() -> list[Figure]:
 def devices() -> list[Figure]:
     """Each template device on against off, on the pages that read most through it."""
     path, ids = database()
-    switched = {
-        "kept URLs": {"URLS_KEPT": 0},
-        "keys read first": {"TEMPLATES_READ_KEYS_FIRST": False},
-    }
+    switched = {"kept parts": {"TEMPLATE_PARTS_KEPT": 0}}
     pages = [
         ("warcry dashboard", f"/c/{ids['warcry']}/"),
         ("hellas dashboard", f"/c/{ids['hellas']}/"),

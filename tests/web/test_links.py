@@ -137,7 +137,7 @@ def test_no_page_of_a_sample_links_to_a_page_that_is_not_there(client, svc, samp
 def test_a_campaigns_links_are_the_paths_url_for_writes(app, page, args):
     from flask import url_for
 
-    from tracker.web.rendering import PagePaths
+    from tracker.web.rendering import page_path
 
     for cid in ("c", "page-one", "a-page"):
         with app.test_request_context("/"):
@@ -146,7 +146,7 @@ def test_a_campaigns_links_are_the_paths_url_for_writes(app, page, args):
                 expected = url_for(f"{area}.{page}", cid=cid, **args)
             else:
                 expected = url_for("campaign.page", cid=cid, page=page, **args)
-            assert PagePaths(cid)(page, dict(args)) == expected
+            assert page_path(cid, page, dict(args)) == expected
 
 
 @pytest.mark.parametrize("endpoint", ["campaign.dashboard", "campaign.play_on"])
@@ -159,35 +159,3 @@ def test_the_front_pages_links_are_the_paths_url_for_writes(app, endpoint):
         link = _finding()[endpoint.replace("campaign.", "") + "_of"]
         for cid in ("c", "page-one", "hole", "a b&c=d/é?"):
             assert link(cid) == url_for(endpoint, cid=cid)
-
-
-def test_the_kept_urls_are_the_urls_url_for_builds_wherever_the_app_is_served(app):
-    from flask import url_for
-
-    from tracker.web.templating import KeptUrls
-
-    kept = KeptUrls(app)
-    asked = [
-        ("static", {"filename": "style.css"}),
-        ("campaign.page", {"cid": "a b", "page": "roster", "warband": "x&y"}),
-        ("campaign.dashboard", {"cid": "c", "at": 3}),
-        ("auth.join", {"code": "k", "_external": True}),
-        ("campaign.page", {"cid": "c", "page": "audit", "upto": [1, 2]}),
-    ]
-    for root, host in (("", "localhost"), ("/club", "localhost"), ("", "tables.example")):
-        with app.test_request_context("/", base_url=f"http://{host}{root}"):
-            for endpoint, values in asked:
-                assert kept(endpoint, **values) == url_for(endpoint, **values)
-                assert kept(endpoint, **values) == url_for(endpoint, **values)  # kept
-
-
-def test_the_app_keeps_no_url_when_told_not_to(app):
-    from flask import url_for
-
-    from tracker.web import create_app
-    from tracker.web.templating import url
-
-    fresh = create_app({**app.config, "URLS_KEPT": 0})
-    assert fresh.extensions["tracker.urls"]._kept is None
-    with fresh.test_request_context("/"):
-        assert url("campaign.dashboard", cid="c") == url_for("campaign.dashboard", cid="c")

@@ -29,7 +29,6 @@ from tracker.web import (
 )
 from tracker.web.context import Sessions, csrf, current_user, kept
 from tracker.web.failures import CORE_LIMITS
-from tracker.web.templating import TrackerEnvironment
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -39,8 +38,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(config.STATIC),
     )
     configure(app, test_config)
-    if app.config["TEMPLATES_READ_KEYS_FIRST"]:  # off: Jinja's own attribute lookup, to compare
-        app.jinja_environment = TrackerEnvironment
 
     @app.teardown_appcontext
     def leave_store(_exc):
@@ -94,8 +91,6 @@ def configure(app: Flask, test_config: dict | None) -> None:
         # The largest request body read (bytes): a page's form or an API batch is a few
         # kilobytes; a larger body is refused (413) before it is read.
         MAX_CONTENT_LENGTH=BODY_LIMIT,
-        # The templates read a plain dict's keys before its attributes (tracker.web.templating).
-        TEMPLATES_READ_KEYS_FIRST=True,
         # `serve` compiles every template before the workers fork (TRACKER_COMPILE_TEMPLATES=0:
         # each on its first render instead, as the test servers do to start quicker).
         COMPILE_TEMPLATES=os.environ.get("TRACKER_COMPILE_TEMPLATES", "1") != "0",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from urllib.parse import urlparse
 
-from flask import abort, current_app, render_template, request
+from flask import abort, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
 from tracker.campaign import CORE_EVENTS
@@ -48,22 +48,12 @@ def local(url: str | None) -> str | None:
     return url
 
 
-class PagePaths:
-    """The paths of a campaign's pages, with a query, as `url_for` writes them (the kept
-    URLs: a page links to many of the same)."""
-
-    def __init__(self, cid: str):
-        self.cid = cid
-        self.urls = current_app.extensions["tracker.urls"]
-        self.where = self.urls.where()
-
-    def __call__(self, page: str, args: dict) -> str:
-        if page == "dashboard":
-            endpoint, values = "campaign.dashboard", {"cid": self.cid}
-        else:
-            endpoint, values = "campaign.page", {"cid": self.cid, "page": page}
-        values.update((name, value) for name, value in args.items() if value is not None)
-        return self.urls.built(self.where, endpoint, values)
+def page_path(cid: str, page: str, args: dict) -> str:
+    """The path of a campaign's page, with a query, as `url_for` writes it."""
+    values = {name: value for name, value in args.items() if value is not None}
+    if page == "dashboard":
+        return url_for("campaign.dashboard", cid=cid, **values)
+    return url_for("campaign.page", cid=cid, page=page, **values)
 
 
 def context(cid: str, at: int | None = None) -> dict:
@@ -71,13 +61,11 @@ def context(cid: str, at: int | None = None) -> dict:
     svc = service()
     view = svc.state(cid, at)
 
-    at_page = PagePaths(cid)
-
     def link(page: str, **args) -> str:
         """A link inside the campaign that keeps looking at the same moment."""
         if not view.is_latest:
             args.setdefault("at", view.version)
-        return at_page(page, args)
+        return page_path(cid, page, args)
 
     now_args = {k: v for k, v in request.args.items() if k != "at"}
     member = accounts().membership(cid, current_user())

@@ -1,31 +1,19 @@
-"""The pages' template environment: Jinja's, with attribute lookups on plain dicts made cheap,
-the URLs the pages link to kept once built, and the names and filters every template may use.
-
-The templates read the folded state, which is plain dicts, as `warband.name`. Jinja looks an
-attribute up first (`getattr`) and only then an item, so every such read raised and caught an
-AttributeError before it found the key. For a plain dict and a name that is no attribute of
-dict, the attribute lookup can only fail: trying the key first gives the same answer, without
-the exception. Every other lookup (a dict's own methods, `warbands.items`; subclasses of dict;
-any other object) goes Jinja's way.
-"""
+"""The names and filters every template may use, and the templates compiled before serving."""
 
 from __future__ import annotations
 
 import itertools
 from functools import lru_cache
-from typing import Any
 
 import msgspec
 import segno
 from flask import (
     current_app,
-    has_request_context,
     redirect,
     render_template,
     request,
     url_for,
 )
-from flask.templating import Environment
 from markupsafe import Markup, escape
 
 from tracker.errors import NotFound, ShownAt
@@ -34,83 +22,9 @@ from tracker.systems.i18n import _
 from tracker.web import entries
 from tracker.web.forms import dice_boxes
 
-_DICT_ATTRIBUTES = frozenset(dir(dict))
-
-
-class TrackerEnvironment(Environment):
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        # Jinja's own lookup, written out rather than called: every other lookup goes
-        # through here too.
-        try:
-            return getattr(obj, attribute)
-        except AttributeError:
-            pass
-        try:
-            return obj[attribute]
-        except (TypeError, LookupError, AttributeError):
-            return self.undefined(obj=obj, name=attribute)
-
-
-# URLs kept per process: a page links to some twenty, most of them the same on every page of
-# a campaign (its own pages, the static files, the account's).
-URLS_KEPT = 4096
-
-
-class KeptUrls:
-    """`url_for`, each URL it builds kept by what it was built from.
-
-    Without `_external`, `_scheme`, `_anchor` or `_method`, and for an endpoint named in full,
-    a URL is a function of the endpoint, its values and where the app is served from (the
-    request's SCRIPT_NAME and host, both in the key): the app's routes are fixed once it serves,
-    and it registers no `url_defaults`, which could make a URL depend on more. Anything else
-    (and a value that cannot be a key) is built by `url_for` itself, every time. At most `kept`
-    URLs; the least asked for go first. `URLS_KEPT = 0` in the config builds every URL afresh.
-    """
-
-    def __init__(self, app, kept: int = URLS_KEPT):
-        self.url_for = app.url_for
-        self._kept = lru_cache(maxsize=kept)(self._build) if kept else None
-
-    def __call__(self, endpoint: str, **values) -> str:
-        if endpoint[0] == "." or not has_request_context():
-            return self.url_for(endpoint, **values)
-        return self.built(self.where(), endpoint, values)
-
-    @staticmethod
-    def where() -> tuple:
-        """Where this request finds the app (its SCRIPT_NAME and host): part of every key."""
-        environ = request.environ
-        return environ.get("SCRIPT_NAME", ""), environ.get("HTTP_HOST")
-
-    def built(self, where: tuple, endpoint: str, values: dict) -> str:
-        """The URL of `endpoint` with `values` in this request, served from `where` (a page
-        that links to many asks `where` once)."""
-        if self._kept is None:
-            return self.url_for(endpoint, **values)
-        for name in values:
-            if name[0] == "_":
-                return self.url_for(endpoint, **values)
-        try:
-            return self._kept(where, endpoint, tuple(values.items()))
-        except TypeError:  # a value that is no key: a list, a dict
-            return self.url_for(endpoint, **values)
-
-    def _build(self, where: tuple, endpoint: str, values: tuple) -> str:
-        return self.url_for(endpoint, **dict(values))
-
 
 def init_app(app) -> None:
-    """The templates' `url_for` (and `url`, for the views) keeps the URLs it builds; the
-    names and filters every template may use."""
-    kept = KeptUrls(app, app.config.get("URLS_KEPT", URLS_KEPT))
-    app.extensions["tracker.urls"] = kept
-    app.jinja_env.globals["url_for"] = kept
-
+    """The names and filters every template may use."""
     app.jinja_env.tests["contains"] = lambda sequence, item: item in sequence
     app.jinja_env.globals["static_text"] = static_text
     app.jinja_env.globals["kept_fields"] = entries.kept_fields
@@ -174,8 +88,8 @@ def compile_all(app) -> int:
 
 
 def url(endpoint: str, **values) -> str:
-    """`url_for` for the views, through the app's kept URLs."""
-    return current_app.extensions["tracker.urls"](endpoint, **values)
+    """`url_for` for the views."""
+    return url_for(endpoint, **values)
 
 
 def data_json(data) -> Markup:
