@@ -2,12 +2,12 @@
 test that crawls them (does it fit a phone? is it in the reader's language?)."""
 
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from tracker import config
+from tracker.accounts import Accounts
+from tracker.service import Service
+from tracker.store import open_store
 
 # The sample campaigns a browser test looks at, by a short name for its test ids.
 SAMPLES = {
@@ -39,14 +39,32 @@ def organiser_of_the_samples(browser, server, database, name, password, viewport
     page.fill("input[name=password]", password)
     page.click("button:has-text('Sign up')")
     page.wait_for_selector(".flashes")
-    for campaign in SAMPLES.values():
-        subprocess.run(
-            [sys.executable, str(config.ROOT / "manage.py"), "members", campaign]
-            + ["--db", str(database), "--add", name, "--role", "organiser"],
-            check=True,
-            capture_output=True,
-        )
+    made_organiser(database, name, SAMPLES.values())
     return context, page
+
+
+def imported(database, path) -> None:
+    """A JSON Lines file imported into the server's database, as the command line's `import`
+    does it (in this process)."""
+    store = open_store(database)
+    try:
+        Service(store).import_lines(path.read_text(encoding="utf-8").splitlines())
+    finally:
+        store.close()
+
+
+def made_organiser(database, name: str, campaigns) -> None:
+    """`name` made the organiser of each campaign on the server's database, as the command
+    line's `members --add NAME --role organiser` makes one (in this process: a command's
+    start is half a second)."""
+    store = open_store(database)
+    try:
+        accounts = Accounts(store)
+        user = accounts.by_name(name)
+        for campaign in campaigns:
+            accounts.add_member(campaign, user, "organiser")
+    finally:
+        store.close()
 
 
 def crawl(page, server: str, campaign: str, per_page: int, check: Callable, prepare=None):
@@ -79,3 +97,16 @@ def crawl(page, server: str, campaign: str, per_page: int, check: Callable, prep
             visits[parts.path] = visits.get(parts.path, 0) + 1
             queue.append(link)
     return found
+
+
+def seated(database, name: str, campaign: str, side: str) -> None:
+    """`name` made the player of `side` in the campaign, as `members --add NAME --side SIDE`
+    does it (in this process)."""
+    store = open_store(database)
+    try:
+        view = Service(store).state(campaign)
+        accounts = Accounts(store)
+        names = view.system.sides(view.state)
+        accounts.add_member(campaign, accounts.by_name(name), "player", side, names)
+    finally:
+        store.close()

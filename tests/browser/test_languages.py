@@ -8,12 +8,10 @@ Screenshots of each page in each language go to test-artifacts/screenshots/langu
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 from babel.messages.pofile import read_po
-from crawling import crawl, tag_of
+from crawling import crawl, imported, made_organiser, tag_of
 from pagetools import strings_in
 
 from tracker import config
@@ -87,20 +85,9 @@ def reader(browser, server, server_db):
                 json.dumps({**json.loads(line), "campaign": f"ember-{code}"}) for line in lines
             )
         )
-        subprocess.run(
-            [sys.executable, str(config.ROOT / "manage.py"), "import", str(copy)]
-            + ["--db", str(server_db)],
-            check=True,
-            capture_output=True,
-        )
+        imported(server_db, copy)
         copies.append(f"ember-{code}")
-    for campaign in [*SAMPLES.values(), *copies]:
-        subprocess.run(
-            [sys.executable, str(config.ROOT / "manage.py"), "members", campaign]
-            + ["--db", str(server_db), "--add", ORGANISER, "--role", "organiser"],
-            check=True,
-            capture_output=True,
-        )
+    made_organiser(server_db, ORGANISER, [*SAMPLES.values(), *copies])
     yield page
     context.close()
 

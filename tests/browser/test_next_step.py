@@ -10,11 +10,9 @@ operator would), so what is recorded here changes no other test's sample.
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
-from crawling import crawl, tag_of
+from crawling import crawl, imported, made_organiser, seated, tag_of
 from playwright.sync_api import expect
 
 from tracker import config
@@ -37,14 +35,6 @@ PASSWORD = "a long enough secret"
 ONE_ROW = 64
 
 
-def manage(*args):
-    subprocess.run(
-        [sys.executable, str(config.ROOT / "manage.py"), *args],
-        check=True,
-        capture_output=True,
-    )
-
-
 def copied(sample: str, folder, server_db) -> tuple[str, str]:
     """The sample imported again as campaign `next-<sample>`, and the side of its first
     player (Warcry: its first warband)."""
@@ -60,7 +50,7 @@ def copied(sample: str, folder, server_db) -> tuple[str, str]:
             line.pop(key, None)
     path = folder / f"{campaign}.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
-    manage("import", str(path), "--db", str(server_db))
+    imported(server_db, path)
     players = lines[0]["data"]["settings"].get("players")
     if players:
         return campaign, players[0]["id"]
@@ -90,9 +80,8 @@ def people(browser, server, server_db, tmp_path_factory):
     for sample in SAMPLES:
         campaign, side = copied(sample, folder, server_db)
         campaigns[sample] = campaign
-        db = ("--db", str(server_db))
-        manage("members", campaign, *db, "--add", "next-orga", "--role", "organiser")
-        manage("members", campaign, *db, "--add", "next-seat", "--side", side)
+        made_organiser(server_db, "next-orga", [campaign])
+        seated(server_db, "next-seat", campaign, side)
     yield {"organiser": organiser, "player": player}, campaigns
     organiser.context.close()
     player.context.close()

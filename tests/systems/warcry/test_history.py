@@ -3,12 +3,10 @@ an earlier event. A long campaign, folded event by event, shows both halves of t
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from tracker.errors import RuleViolation
-from tracker.events import Event
+from tracker.events import Event, copied
 from tracker.systems.warcry import rules, system
 
 BATTLES = 3 * rules.KEPT_BATTLES
@@ -23,11 +21,11 @@ def long_campaign(new_campaign):
         class Recorded(new_campaign):
             def __init__(self):
                 super().__init__()
-                self.states = {self.version: copy.deepcopy(self.state)}
+                self.states = {self.version: copied(self.state)}
 
             def do(self, type_, **data):
                 super().do(type_, **data)
-                self.states[self.version] = copy.deepcopy(self.state)
+                self.states[self.version] = copied(self.state)
                 return self
 
         c = Recorded().warband("iron", "Ironjaws").warband("crow", "Crowmarch")
@@ -68,7 +66,7 @@ def test_an_archived_battle_is_whole_and_final_just_before_it_left(long_campaign
 
 
 def test_an_archived_battle_id_stays_taken(long_campaign):
-    state = copy.deepcopy(long_campaign.state)
+    state = copied(long_campaign.state)
     assert state["battle_ids"]["b0"] is not None
     data = system.load(
         "BattleFought",
