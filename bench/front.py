@@ -217,6 +217,7 @@ def _log_database(events: int) -> tuple[Path, str]:
             records = [json.loads(line) for _, line in zip(range(events), lines, strict=False)]
         store.append(cid, [NewEvent(r["type"], r["data"], r["meta"]) for r in records], 0)
         Accounts(store).set_public(cid, True)
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all in the file it renames
         store.close()
         tmp.replace(path)
     return path, cid
