@@ -259,3 +259,35 @@ def test_a_tail_of_another_log_under_the_same_name_is_not_used(svc, tmp_path):
     again.import_lines(lines)
     same_pages(again)
     other.close()
+
+
+def test_recent_events_read_at_a_version_another_process_passed_come_from_the_head(svc):
+    """A page rendered at version v asks for its recent events up to v; another process
+    appended v+1 meanwhile: the kept head is brought forward and its worded tail holds them,
+    with nothing folded and the words a fresh fold gives."""
+    cid = "ember-crown-sample"
+    version = svc.store.version(cid)
+    svc.state(cid)  # this process keeps the head at v
+    elsewhere = Service(svc.store, SeededRoller(3), kept=Projections())
+    elsewhere.append(cid, [{"type": "WarbandFounded", "data": DUP}], version)
+    folds = counting_folds(svc)
+    got = svc.recent(cid, 8, upto=version)
+    assert folds == []
+    fresh = Service(svc.store, SeededRoller(3), kept=Projections()).recent(cid, 8, upto=version)
+    assert [(e.event.version, e.words) for e in got] == [(e.event.version, e.words) for e in fresh]
+    assert got[0].event.version == version
+
+
+def test_a_head_another_thread_brought_further_is_used_not_folded_again(svc):
+    cid = "ember-crown-sample"
+    version = svc.store.version(cid)
+    svc.state(cid)
+    svc.append(cid, [{"type": "WarbandFounded", "data": DUP}], version)
+    system = svc.state(cid).system
+    elsewhere = Service(svc.store, SeededRoller(3), kept=Projections())
+    elsewhere.append(cid, [{"type": "WarbandFounded", "data": {**DUP, "warband": "dup2"}}], None)
+    folds = counting_folds(svc)
+    # Asked with the ends a request read before the appends: the kept head is newer than
+    # they were, and the log has gone further still.
+    head = svc.repository.head(cid, system, version, svc.store.event(cid, version).hash)
+    assert (head.version, folds) == (version + 1, [])

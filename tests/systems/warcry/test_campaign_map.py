@@ -138,3 +138,18 @@ def test_a_plain_map_point_gives_no_reward(campaign):
         "ArtefactOfPowerGained", warband="iron", fighter="iron-1", artefact="cinder-blade"
     )
     assert "Ironjaws is not in a battle's aftermath, and" in words
+
+
+def test_the_quests_a_page_offers_are_those_the_rules_let_a_warband_begin(campaign):
+    from tracker.systems.warcry import views
+
+    c = campaign
+    assert views.quests_open(c.state, "iron") == []  # its quest is not complete yet
+    complete_the_quest(c)
+    offered = [qid for qid, _ in views.quests_open(c.state, "iron")]
+    allowed = [
+        qid
+        for qid in c.state["content"]["quests"]
+        if system.allows(c.state, "QuestBegun", {"warband": "iron", "quest": qid}) is None
+    ]
+    assert offered == allowed and "ember-crown" not in offered and offered
