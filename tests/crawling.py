@@ -43,12 +43,13 @@ def organiser_of_the_samples(browser, server, database, name, password, viewport
     return context, page
 
 
-def imported(database, path) -> None:
-    """A JSON Lines file imported into the server's database, as the command line's `import`
-    does it (in this process)."""
+def imported(database, source) -> None:
+    """A JSON Lines file (a path, or its text) imported into the server's database, as the
+    command line's `import` does it (in this process)."""
+    text = source if isinstance(source, str) else source.read_text(encoding="utf-8")
     store = open_store(database)
     try:
-        Service(store).import_lines(path.read_text(encoding="utf-8").splitlines())
+        Service(store).import_lines(text.splitlines())
     finally:
         store.close()
 

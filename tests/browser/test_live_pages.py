@@ -4,11 +4,10 @@ Warcry sample, and each open page showing what the other recorded without a relo
 
 import itertools
 import re
-import subprocess
-import sys
 from types import SimpleNamespace
 
 import pytest
+from crawling import imported, seated
 from playwright.sync_api import expect
 
 from tracker import config
@@ -19,17 +18,6 @@ UPTO = 311
 PASSWORD = "a long table password"
 # Marks a loaded page: a reload (or any navigation) forgets it.
 KEPT = "() => window.keptSinceLoad === true"
-
-
-def manage(server_db, *args, stdin=None):
-    done = subprocess.run(
-        [sys.executable, str(config.ROOT / "manage.py"), *args, "--db", str(server_db)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +46,9 @@ def table(server, players, server_db):
     campaign = f"live-table-{next(COPIES)}"
     lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()[:UPTO]
     copy = "\n".join(line.replace('"ember-crown-sample"', f'"{campaign}"') for line in lines)
-    manage(server_db, "import", "-", stdin=copy + "\n")
+    imported(server_db, copy)
     for name, side in (("pavel", "ironjaws"), ("pia", "crowmarch")):
-        manage(server_db, "members", campaign, "--add", name, "--side", side)
+        seated(server_db, name, campaign, side)
     return SimpleNamespace(base=f"{server}/c/{campaign}", **players)
 
 
@@ -270,9 +258,9 @@ def claim_table(server, players, server_db):
     campaign = f"live-claim-{next(COPIES)}"
     lines = (config.SAMPLES / "claim-tavern-nights.jsonl").read_text().splitlines()[:-1]
     copy = "\n".join(line.replace('"claim-tavern-nights"', f'"{campaign}"') for line in lines)
-    manage(server_db, "import", "-", stdin=copy + "\n")
+    imported(server_db, copy)
     for name, side in (("pavel", "mara"), ("pia", "tobin")):
-        manage(server_db, "members", campaign, "--add", name, "--side", side)
+        seated(server_db, name, campaign, side)
     return SimpleNamespace(base=f"{server}/c/{campaign}", **players)
 
 

@@ -3,9 +3,7 @@ organiser of a copy of the Warcry sample voids an artefact gift from its row of 
 sees the step completed after it that goes with it, confirms once, and lands on the audit log
 with both voided; a refusal lands in sight too."""
 
-import subprocess
-import sys
-
+from crawling import imported, made_organiser
 from playwright.sync_api import expect
 
 from tracker import config
@@ -16,17 +14,6 @@ PASSWORD = "a long mending password"
 # The sample up to its event 299: Ironjaws gave the Moth-Glass Charm to Ketch (298), then
 # completed step 5 (299).
 UPTO, GIFT, STEP = 299, 298, 299
-
-
-def manage(server_db, *args, stdin=None):
-    done = subprocess.run(
-        [sys.executable, str(config.ROOT / "manage.py"), *args, "--db", str(server_db)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def on_first_screen(locator) -> None:
@@ -41,7 +28,7 @@ def test_an_organiser_voids_a_gift_and_the_step_after_it_from_its_row_on_a_phone
     campaign = "mending-on-a-phone"
     lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()[:UPTO]
     copy = "\n".join(line.replace('"ember-crown-sample"', f'"{campaign}"') for line in lines)
-    manage(server_db, "import", "-", stdin=copy + "\n")
+    imported(server_db, copy)
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(15000)
@@ -49,7 +36,7 @@ def test_an_organiser_voids_a_gift_and_the_step_after_it_from_its_row_on_a_phone
     page.fill("input[name=name]", "mender")
     page.fill("input[name=password]", PASSWORD)
     page.click("button:has-text('Sign up')")
-    manage(server_db, "members", campaign, "--add", "mender", "--role", "organiser")
+    made_organiser(server_db, "mender", [campaign])
 
     page.goto(f"{server}/c/{campaign}/audit?upto={GIFT}#e{GIFT}")
     row = page.locator(f"tr#e{GIFT}")
