@@ -31,15 +31,21 @@ def tag_of(url: str, who: str = "") -> str:
 def organiser_of_the_samples(browser, server, database, name, password, viewport):
     """A browser context and its page, logged in as `name`, signed up in the page and made
     the organiser of every sample campaign (by the command line, on the server's database)."""
-    context = browser.new_context(viewport=viewport)
+    context, page = signed_up(browser, server, name, password, viewport)
+    made_organiser(database, name, SAMPLES.values())
+    return context, page
+
+
+def signed_up(browser, server, name, password, viewport, javascript=True):
+    """A browser context and its page (`viewport`), signed up in the page as `name`."""
+    context = browser.new_context(viewport=viewport, java_script_enabled=javascript)
     page = context.new_page()
     page.set_default_timeout(15000)
     page.goto(server + "/signup")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", password)
-    page.click("button:has-text('Sign up')")
+    page.locator("main form button[type=submit]").first.click()
     page.wait_for_selector(".flashes")
-    made_organiser(database, name, SAMPLES.values())
     return context, page
 
 

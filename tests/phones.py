@@ -2,6 +2,7 @@
 
 import re
 
+from crawling import signed_up
 from playwright.sync_api import expect
 
 PASSWORD = "a long enough secret"
@@ -9,13 +10,7 @@ PASSWORD = "a long enough secret"
 
 def phone(browser, server, name):
     """A phone (390 x 844) of a newcomer signed up as `name`: its context and page."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/signup")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Sign up')")
+    context, page = signed_up(browser, server, name, PASSWORD, {"width": 390, "height": 844})
     expect(page.locator(".flashes")).to_contain_text(f"Welcome, {name}")
     return context, page
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po
-from crawling import crawl, imported, made_organiser, tag_of
+from crawling import crawl, imported, made_organiser, signed_up, tag_of
 from pagetools import strings_in
 
 from tracker import config
@@ -68,14 +68,7 @@ def proper_words() -> set[str]:
 def reader(browser, server, server_db):
     """A logged-in phone of the organiser of every sample, and of a copy of the Warcry sample
     for each language (each walks its own aftermath)."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/signup")
-    page.fill("input[name=name]", ORGANISER)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("main form button[type=submit]").first.click()
-    page.wait_for_selector(".flashes")
+    context, page = signed_up(browser, server, ORGANISER, PASSWORD, {"width": 390, "height": 844})
     copies = []
     lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()
     for code in LANGUAGES:

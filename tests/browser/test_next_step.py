@@ -12,7 +12,7 @@ import json
 import re
 
 import pytest
-from crawling import crawl, imported, made_organiser, seated, tag_of
+from crawling import crawl, imported, made_organiser, seated, signed_up, tag_of
 from playwright.sync_api import expect
 
 from tracker import config
@@ -57,16 +57,8 @@ def copied(sample: str, folder, server_db) -> tuple[str, str]:
     return campaign, next(e["data"]["warband"] for e in lines if e["type"] == "WarbandFounded")
 
 
-def signed_up(browser, server, name: str, javascript: bool = True):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/signup")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Sign up')")
-    page.wait_for_selector(".flashes")
-    return page
+def phone_of(browser, server, name: str, javascript: bool = True):
+    return signed_up(browser, server, name, PASSWORD, PHONE, javascript)[1]
 
 
 @pytest.fixture(scope="module")
@@ -74,8 +66,8 @@ def people(browser, server, server_db, tmp_path_factory):
     """An organiser of every copy, and a player seated at the first side of each; and the
     copies (sample -> campaign)."""
     folder = tmp_path_factory.mktemp("next")
-    organiser = signed_up(browser, server, "next-orga")
-    player = signed_up(browser, server, "next-seat")
+    organiser = phone_of(browser, server, "next-orga")
+    player = phone_of(browser, server, "next-seat")
     campaigns = {}
     for sample in SAMPLES:
         campaign, side = copied(sample, folder, server_db)
