@@ -1,10 +1,12 @@
 """A campaign's pages reached from its dashboard in a real browser, each looked at by the
 test that crawls them (does it fit a phone? is it in the reader's language?)."""
 
+import json
 import re
 from collections.abc import Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from tracker import config
 from tracker.accounts import Accounts
 from tracker.service import Service
 from tracker.store import open_store
@@ -58,6 +60,18 @@ def imported(database, source) -> None:
         Service(store).import_lines(text.splitlines())
     finally:
         store.close()
+
+
+def sample_copy(database, sample: str, campaign: str, upto: int | None = None) -> str:
+    """A copy of a sample (its file in events/), or of its first `upto` events, imported as
+    `campaign` into the server's database: a test that records its own events leaves the
+    samples as the other tests find them. Gives the campaign's id."""
+    lines = (config.SAMPLES / sample).read_text(encoding="utf-8").splitlines()[:upto]
+    imported(
+        database,
+        "\n".join(json.dumps({**json.loads(line), "campaign": campaign}) for line in lines),
+    )
+    return campaign
 
 
 def made_organiser(database, name: str, campaigns) -> None:

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po
-from crawling import crawl, imported, made_organiser, signed_up, tag_of
+from crawling import crawl, made_organiser, sample_copy, signed_up, tag_of
 from pagetools import strings_in
 
 from tracker import config
@@ -69,17 +69,9 @@ def reader(browser, server, server_db):
     """A logged-in phone of the organiser of every sample, and of a copy of the Warcry sample
     for each language (each walks its own aftermath)."""
     context, page = signed_up(browser, server, ORGANISER, PASSWORD, {"width": 390, "height": 844})
-    copies = []
-    lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()
-    for code in LANGUAGES:
-        copy = server_db.parent / f"ember-{code}.jsonl"
-        copy.write_text(
-            "\n".join(
-                json.dumps({**json.loads(line), "campaign": f"ember-{code}"}) for line in lines
-            )
-        )
-        imported(server_db, copy)
-        copies.append(f"ember-{code}")
+    copies = [
+        sample_copy(server_db, "warcry-ember-crown.jsonl", f"ember-{code}") for code in LANGUAGES
+    ]
     made_organiser(server_db, ORGANISER, [*SAMPLES.values(), *copies])
     yield page
     context.close()

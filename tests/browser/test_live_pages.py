@@ -7,10 +7,8 @@ import re
 from types import SimpleNamespace
 
 import pytest
-from crawling import imported, seated
+from crawling import sample_copy, seated
 from playwright.sync_api import expect
-
-from tracker import config
 
 COPIES = itertools.count(1)
 # The sample up to its event 311: both warbands between battles, nothing owed.
@@ -44,9 +42,7 @@ def players(server, browser):
 def table(server, players, server_db):
     """A fresh copy of the sample for each test: Pavel plays the Ironjaws, Pia the Crowmarch."""
     campaign = f"live-table-{next(COPIES)}"
-    lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()[:UPTO]
-    copy = "\n".join(line.replace('"ember-crown-sample"', f'"{campaign}"') for line in lines)
-    imported(server_db, copy)
+    sample_copy(server_db, "warcry-ember-crown.jsonl", campaign, UPTO)
     for name, side in (("pavel", "ironjaws"), ("pia", "crowmarch")):
         seated(server_db, name, campaign, side)
     return SimpleNamespace(base=f"{server}/c/{campaign}", **players)
@@ -256,9 +252,7 @@ def claim_table(server, players, server_db):
     """A copy of the Claim sample up to the card before its last: Pavel holds Mara's seat,
     whose turn it is, and Pia holds Tobin's."""
     campaign = f"live-claim-{next(COPIES)}"
-    lines = (config.SAMPLES / "claim-tavern-nights.jsonl").read_text().splitlines()[:-1]
-    copy = "\n".join(line.replace('"claim-tavern-nights"', f'"{campaign}"') for line in lines)
-    imported(server_db, copy)
+    sample_copy(server_db, "claim-tavern-nights.jsonl", campaign, -1)
     for name, side in (("pavel", "mara"), ("pia", "tobin")):
         seated(server_db, name, campaign, side)
     return SimpleNamespace(base=f"{server}/c/{campaign}", **players)

@@ -3,7 +3,7 @@ organiser of a copy of the Warcry sample voids an artefact gift from its row of 
 sees the step completed after it that goes with it, confirms once, and lands on the audit log
 with both voided; a refusal lands in sight too."""
 
-from crawling import imported, made_organiser
+from crawling import made_organiser, sample_copy, signed_up
 from playwright.sync_api import expect
 
 from tracker import config
@@ -26,16 +26,8 @@ def test_an_organiser_voids_a_gift_and_the_step_after_it_from_its_row_on_a_phone
     browser, server, server_db, shot
 ):
     campaign = "mending-on-a-phone"
-    lines = (config.SAMPLES / "warcry-ember-crown.jsonl").read_text().splitlines()[:UPTO]
-    copy = "\n".join(line.replace('"ember-crown-sample"', f'"{campaign}"') for line in lines)
-    imported(server_db, copy)
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/signup")
-    page.fill("input[name=name]", "mender")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Sign up')")
+    sample_copy(server_db, "warcry-ember-crown.jsonl", campaign, UPTO)
+    context, page = signed_up(browser, server, "mender", PASSWORD, PHONE)
     made_organiser(server_db, "mender", [campaign])
 
     page.goto(f"{server}/c/{campaign}/audit?upto={GIFT}#e{GIFT}")

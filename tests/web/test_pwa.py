@@ -68,6 +68,19 @@ def test_the_offline_page_is_in_the_readers_language(client):
     assert "You are offline" not in czech.get_data(as_text=True)
 
 
+def test_the_offline_page_leaves_the_flash_to_the_page_it_was_meant_for(client):
+    """The service worker fetches the offline page when it installs, beside the pages a person
+    opens: it must neither take the "Recorded: ..." message a post left for the next page nor
+    write the session (its cookie, as it was before the post, would put the message out)."""
+    with client.session_transaction() as session:
+        session["_flashes"] = [("message", "Recorded: a fighter joined")]
+    kept = client.get("/offline")
+    assert "Recorded: a fighter joined" not in kept.get_data(as_text=True)
+    assert "Set-Cookie" not in kept.headers
+    page = client.get("/")
+    assert "Recorded: a fighter joined" in page.get_data(as_text=True)
+
+
 def test_every_page_carries_its_offline_notes_hidden(client, sample):
     html = client.get(f"/c/{sample}/").get_data(as_text=True)
     notes = dict(re.findall(r'id="(offline-[a-z]+)"([^>]*)>', html))

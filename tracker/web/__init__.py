@@ -27,7 +27,7 @@ from tracker.web import (
     templating,
     uploads,
 )
-from tracker.web.context import Sessions, csrf, current_user, kept
+from tracker.web.context import Sessions, csrf, current_user, kept, page_flashes
 from tracker.web.failures import CORE_LIMITS
 
 
@@ -72,6 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         return {"current_user": current_user()}
 
     app.jinja_env.globals["core_limits"] = CORE_LIMITS  # the core's forms' limits
+    app.jinja_env.globals["page_flashes"] = page_flashes
 
     @app.template_filter("short")
     def short_hash(value: str) -> str:

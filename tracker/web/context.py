@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from flask import current_app, g, request, session
+from flask import current_app, g, get_flashed_messages, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 
@@ -59,12 +59,25 @@ class Sessions(SecureCookieSessionInterface):
         return super().open_session(app, request)
 
     def should_set_cookie(self, app, session) -> bool:
-        # A live refresh (htmx) never writes the session: started before a post of the same
-        # browser answered, it would put back the cookie as it was and lose what the post
-        # left in it (the flash that says what was recorded).
-        if request.headers.get("HX-Request"):
+        # A fetch aside never writes the session: started before a post of the same browser
+        # answered, it would put back the cookie as it was and lose what the post left in it
+        # (the flash that says what was recorded).
+        if fetched_aside():
             return False
         return super().should_set_cookie(app, session)
+
+
+def fetched_aside() -> bool:
+    """Whether this request is one a page makes beside the pages a person opens: a live
+    refresh (htmx), or the offline page the service worker keeps when it installs. Such a
+    request neither shows the flashes nor writes the session: both belong to the page the
+    person opens next, which may be loading at the same moment."""
+    return bool(request.headers.get("HX-Request")) or request.endpoint == "pwa.offline"
+
+
+def page_flashes() -> list:
+    """The flashes this page shows (and so takes from the session): none on a fetch aside."""
+    return [] if fetched_aside() else get_flashed_messages()
 
 
 def _secret(app) -> None:
