@@ -1,16 +1,35 @@
 """A newcomer's phone in a real browser, and a campaign of its own to play on it."""
 
 import re
+from pathlib import Path
 
 from crawling import signed_up
 from playwright.sync_api import expect
 
 PASSWORD = "a long enough secret"
+PHONE = {"width": 390, "height": 844}
+# What does not fit a phone: sideways scroll, anything past the edge, touch targets under 44 px.
+CHECK = (Path(__file__).parent / "browser" / "phone.js").read_text(encoding="utf-8")
+
+
+def fits(page) -> None:
+    """The page now open fits the phone (measured once its page and style are in: a form may
+    just have been sent)."""
+    page.wait_for_load_state("load")
+    result = page.evaluate(CHECK)
+    assert not result["scroll"] and not result["wide"] and not result["small"], result
+
+
+def on_first_screen(locator) -> None:
+    """`locator` is in sight on the phone's first screen, without scrolling."""
+    expect(locator).to_be_visible()
+    box = locator.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
 
 
 def phone(browser, server, name):
     """A phone (390 x 844) of a newcomer signed up as `name`: its context and page."""
-    context, page = signed_up(browser, server, name, PASSWORD, {"width": 390, "height": 844})
+    context, page = signed_up(browser, server, name, PASSWORD, PHONE)
     expect(page.locator(".flashes")).to_contain_text(f"Welcome, {name}")
     return context, page
 

@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from serving import QUICK_START
 
 from tracker import config
@@ -26,6 +27,10 @@ ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+
+# What a page should come to show, waited for this long: the suite's other worker shares the
+# machine's cores with this one's server and browser.
+expect.set_options(timeout=10_000)
 
 
 def free_port() -> int:

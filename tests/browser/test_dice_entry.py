@@ -6,12 +6,9 @@ Each test plays on from the Warcry sample into a campaign of its own, where Crow
 one injury roll (Ilse Quill, no leader) in the aftermath of battle b12."""
 
 import re
-from pathlib import Path
 
-from phones import injury_form, phone, play_on, tap
+from phones import CHECK, injury_form, phone, play_on, tap
 from playwright.sync_api import expect
-
-CHECK = (Path(__file__).parent / "phone.js").read_text(encoding="utf-8")
 
 
 def misfits(page) -> list:

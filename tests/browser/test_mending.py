@@ -4,22 +4,13 @@ sees the step completed after it that goes with it, confirms once, and lands on 
 with both voided; a refusal lands in sight too."""
 
 from crawling import made_organiser, sample_copy, signed_up
+from phones import PHONE, fits, on_first_screen
 from playwright.sync_api import expect
 
-from tracker import config
-
-PHONE = {"width": 390, "height": 844}
-CHECK = (config.ROOT / "tests" / "browser" / "phone.js").read_text(encoding="utf-8")
 PASSWORD = "a long mending password"
 # The sample up to its event 299: Ironjaws gave the Moth-Glass Charm to Ketch (298), then
 # completed step 5 (299).
 UPTO, GIFT, STEP = 299, 298, 299
-
-
-def on_first_screen(locator) -> None:
-    expect(locator).to_be_visible()
-    box = locator.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
 
 
 def test_an_organiser_voids_a_gift_and_the_step_after_it_from_its_row_on_a_phone(
@@ -45,8 +36,7 @@ def test_an_organiser_voids_a_gift_and_the_step_after_it_from_its_row_on_a_phone
     on_first_screen(reason)
     confirm = page.locator("button:has-text('Void all (2)')")
     on_first_screen(confirm)
-    result = page.evaluate(CHECK)
-    assert not result["scroll"] and not result["wide"] and not result["small"], result
+    fits(page)
     shot(page, "mending-01-the-chain")
 
     # Sent without a reason: the words beside the field, in sight; nothing written.

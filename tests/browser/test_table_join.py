@@ -2,24 +2,10 @@
 group link on its Members page; a player opens the link, signs up, comes back to it, chooses a
 free side and joins. What each does next is on the first screen; every page fits the phone."""
 
-from pathlib import Path
-
+from phones import PHONE, fits, on_first_screen
 from playwright.sync_api import expect
 
-PHONE = {"width": 390, "height": 844}
-CHECK = (Path(__file__).parent / "phone.js").read_text(encoding="utf-8")
 PASSWORD = "a long enough secret"
-
-
-def on_first_screen(locator) -> None:
-    expect(locator).to_be_visible()
-    box = locator.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
-
-
-def fits(page) -> None:
-    result = page.evaluate(CHECK)
-    assert not result["scroll"] and not result["wide"] and not result["small"], result
 
 
 def phone(browser):

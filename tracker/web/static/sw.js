@@ -190,11 +190,12 @@ function forget(id) {
 // answered it (recorded, or refused: the refusal's page goes to the pages open to be told in
 // words); a network failure leaves it and the rest for the next time. Should a press be sent
 // again all the same (the worker stopped between its answer and its forgetting), its key
-// `idem` makes the server record it once.
+// `idem` makes the server record it once. Asked again while a round is under way (the
+// connection came back while the last round still found it down), a round follows it.
 var flushing = null;
 
 function flush() {
-  if (flushing) return flushing;
+  if (flushing) return flushing.then(flush);
   var outcome = {type: "presses", sent: 0, refused: [], kept: 0};
   flushing = waiting().then(function (presses) {
     return presses.reduce(function (previous, press) {
