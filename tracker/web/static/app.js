@@ -229,9 +229,18 @@ root.querySelectorAll("button[data-copy]").forEach(function (button) {
     }
     return words;
   }
+  // The connection back (the page is told so) is not always the server reachable at once: a
+  // round that still finds the network down is tried again a few times, a few seconds apart.
+  var retries = 0;
   navigator.serviceWorker.addEventListener("message", function (event) {
     var outcome = event.data || {};
     if (outcome.type !== "presses") return;
+    if (outcome.kept && navigator.onLine && retries < 5) {
+      retries += 1;
+      window.setTimeout(flush, 2000);
+    } else if (!outcome.kept) {
+      retries = 0;
+    }
     show("offline-kept", outcome.kept > 0);
     if (!outcome.kept) document.documentElement.removeAttribute("data-kept");
     if (outcome.sent) show("offline-sent", true);
