@@ -10,6 +10,7 @@ first moves are made. Screenshots of both widths go to test-artifacts/screenshot
 import re
 
 import pytest
+from phones import PHONE
 from playwright.sync_api import expect
 from serving import served
 
@@ -19,7 +20,6 @@ SHOTS = config.ROOT / "test-artifacts" / "screenshots"
 
 PASSWORD = "a long enough secret"
 DESK = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 MOST_TAPS = 10
 # Each player's warband: its name, faction (typed, as the pack calls it) and fighters (the
 # leader's profile first, then the profiles of the others), by the profiles' names.

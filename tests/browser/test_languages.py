@@ -13,6 +13,7 @@ import pytest
 from babel.messages.pofile import read_po
 from crawling import crawl, made_organiser, sample_copy, signed_up, tag_of
 from pagetools import strings_in
+from phones import PHONE
 
 from tracker import config
 from tracker.systems import i18n
@@ -68,7 +69,7 @@ def proper_words() -> set[str]:
 def reader(browser, server, server_db):
     """A logged-in phone of the organiser of every sample, and of a copy of the Warcry sample
     for each language (each walks its own aftermath)."""
-    context, page = signed_up(browser, server, ORGANISER, PASSWORD, {"width": 390, "height": 844})
+    context, page = signed_up(browser, server, ORGANISER, PASSWORD, PHONE)
     copies = [
         sample_copy(server_db, "warcry-ember-crown.jsonl", f"ember-{code}") for code in LANGUAGES
     ]

@@ -5,6 +5,7 @@ whose limit lets no stream in."""
 import os
 
 import pytest
+from phones import PHONE
 from playwright.sync_api import expect
 from serving import served
 
@@ -31,7 +32,7 @@ def crowded(tmp_path_factory):
 
 def test_a_page_refused_its_stream_says_so_and_refreshes_itself_slowly(crowded, browser, shot):
     url, database = crowded
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     refusals = []
     page.on(

@@ -4,21 +4,21 @@ what this person may do next inside the first screen, for an organiser and for a
 player, and a refused entry lands in sight. Screenshots of each first screen go to
 test-artifacts/screenshots/next/.
 
-Each sample is imported again under a campaign of this file's own (manage.py import, as the
-operator would), so what is recorded here changes no other test's sample.
+Each sample is imported again under a campaign of this file's own (as the command line's
+`import` does it), so what is recorded here changes no other test's sample.
 """
 
 import json
 import re
 
 import pytest
-from crawling import crawl, imported, made_organiser, seated, signed_up, tag_of
+from crawling import crawl, made_organiser, sample_copy, seated, signed_up, tag_of
+from phones import PHONE
 from playwright.sync_api import expect
 
 from tracker import config
 
 SHOTS = config.ROOT / "test-artifacts" / "screenshots" / "next"
-PHONE = {"width": 390, "height": 844}
 SAMPLES = {
     "warcry": "warcry-ember-crown.jsonl",
     "claim": "claim-tavern-nights.jsonl",
@@ -35,22 +35,11 @@ PASSWORD = "a long enough secret"
 ONE_ROW = 64
 
 
-def copied(sample: str, folder, server_db) -> tuple[str, str]:
+def copied(sample: str, server_db) -> tuple[str, str]:
     """The sample imported again as campaign `next-<sample>`, and the side of its first
     player (Warcry: its first warband)."""
-    lines = [
-        json.loads(line)
-        for line in (config.SAMPLES / SAMPLES[sample]).read_text().splitlines()
-        if line.strip()
-    ]
-    campaign = f"next-{sample}"
-    for line in lines:
-        line["campaign"] = campaign
-        for key in ("version", "recorded_at", "hash"):
-            line.pop(key, None)
-    path = folder / f"{campaign}.jsonl"
-    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
-    imported(server_db, path)
+    campaign = sample_copy(server_db, SAMPLES[sample], f"next-{sample}")
+    lines = [json.loads(line) for line in (config.SAMPLES / SAMPLES[sample]).open()]
     players = lines[0]["data"]["settings"].get("players")
     if players:
         return campaign, players[0]["id"]
@@ -62,15 +51,14 @@ def phone_of(browser, server, name: str, javascript: bool = True):
 
 
 @pytest.fixture(scope="module")
-def people(browser, server, server_db, tmp_path_factory):
+def people(browser, server, server_db):
     """An organiser of every copy, and a player seated at the first side of each; and the
     copies (sample -> campaign)."""
-    folder = tmp_path_factory.mktemp("next")
     organiser = phone_of(browser, server, "next-orga")
     player = phone_of(browser, server, "next-seat")
     campaigns = {}
     for sample in SAMPLES:
-        campaign, side = copied(sample, folder, server_db)
+        campaign, side = copied(sample, server_db)
         campaigns[sample] = campaign
         made_organiser(server_db, "next-orga", [campaign])
         seated(server_db, "next-seat", campaign, side)

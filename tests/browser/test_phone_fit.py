@@ -10,17 +10,16 @@ page at each width go to test-artifacts/screenshots/phone/.
 
 import re
 import zlib
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from crawling import SAMPLES, crawl, made_organiser, organiser_of_the_samples, sample_copy, tag_of
+from phones import CHECK
 
 from tracker import config
 
 SHOTS = config.ROOT / "test-artifacts" / "screenshots" / "phone"
 WIDTHS = (360, 390)
-CHECK = (Path(__file__).parent / "phone.js").read_text(encoding="utf-8")
 # Pages of one name (a battle, a seat, a replay) are checked this many times, with their
 # first-found arguments: they share one template.
 PER_PAGE = 4

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from phones import CHECK, PHONE
 from serving import served
 
 from tracker import config
@@ -20,7 +21,6 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "web"))
 from test_roster_sheet import GLOAM_FILE  # noqa: E402
 
 SHOTS = config.ROOT / "test-artifacts" / "screenshots" / "sheets"
-CHECK = (Path(__file__).parent / "phone.js").read_text(encoding="utf-8")
 SAMPLE = config.SAMPLES / "warcry-ember-crown.jsonl"
 ROSTER = "/c/ember-crown-sample/roster?warband=crowmarch"
 
@@ -65,7 +65,7 @@ SPILLED = """cards => cards.flatMap(card => {
 
 @pytest.mark.parametrize("language", ["en", "pl"])
 def test_on_a_phone_the_cards_stack_and_nothing_scrolls_sideways(browser, site, language):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport=PHONE)
     context.add_cookies([{"name": "lang", "value": language, "url": site}])
     page = context.new_page()
     page.goto(site + ROSTER)

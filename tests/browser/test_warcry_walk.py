@@ -2,6 +2,7 @@
 
 import re
 
+from phones import PHONE
 from playwright.sync_api import expect
 
 
@@ -168,7 +169,7 @@ def test_the_sample_campaigns_are_served_on_a_new_database(server, page, shot):
     # The sample's warbands are on two quests: a map for each.
     expect(page.locator(".quest-map")).to_have_count(2)
     expect(page.locator(".quest-map svg.horizontal").first).to_be_visible()
-    page.set_viewport_size({"width": 390, "height": 844})
+    page.set_viewport_size(PHONE)
     expect(page.locator(".quest-map svg.vertical").first).to_be_visible()
     expect(page.locator(".quest-map svg.horizontal").first).to_be_hidden()
     shot(page, "11-sample-on-a-phone")
