@@ -118,6 +118,30 @@ def test_every_page_of_the_sample_reads_in_the_language(reader, server, sample, 
     assert not found, "\n".join(found)
 
 
+@pytest.mark.parametrize("code", ("en", *LANGUAGES))
+def test_the_quest_maps_point_names_stand_apart_on_a_wide_screen(reader, server, code):
+    """On a desktop's quest map each point's name sits under its circle: in every language
+    (Polish names run longer than English ones) no name runs into its neighbour's."""
+    page = reader
+    in_language(page, server, code)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{server}/c/{SAMPLES['warcry-ember-crown']}/")
+    overlaps = page.evaluate(
+        """() => [...document.querySelectorAll('.quest-map svg.horizontal')].flatMap(map => {
+            const boxes = [...map.querySelectorAll('text.label')].map(label => {
+                const box = label.getBoundingClientRect();
+                return {name: label.textContent, left: box.left, right: box.right, top: box.top};
+            });
+            return boxes.flatMap((a, i) => boxes.slice(i + 1)
+                .filter(b => Math.abs(a.top - b.top) < 2 && a.left < b.right && b.left < a.right)
+                .map(b => a.name + ' / ' + b.name));
+        })"""
+    )
+    page.set_viewport_size(PHONE)
+    assert page.locator(".quest-map svg.horizontal text.label").count() >= 12
+    assert not overlaps, overlaps
+
+
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_the_warcry_aftermath_reads_in_the_language_at_every_step(reader, server, code):
     """Crowmarch owes the aftermath of battle b9 in this language's copy of the sample:
