@@ -26,7 +26,7 @@ from tracker.errors import NotFound, TrackerError
 from tracker.events import Event, decode_state, state_text
 from tracker.fold import apply_event, fold, fold_from, stale
 from tracker.store import Store
-from tracker.systems.base import GameSystem, copy_for_rules
+from tracker.systems.base import GameSystem, copy_for_rules, settled
 from tracker.systems.i18n import _
 
 # Campaigns (and first events) a process keeps: the oldest looked at go first.
@@ -148,6 +148,7 @@ class Head:
         for event in events:
             head.state, words = worded_step(system, head.state, event, voided)
             head.record(system, event, words)
+        head.state = settled(head.state)
         return head
 
     def record(self, system: GameSystem, event: Event, words: str) -> None:
@@ -298,7 +299,7 @@ class CampaignRepository:
         old = self.kept.get(key)
         if old is not None and (old.version, old.hash) == (events[-1].version, events[-1].hash):
             return  # a reader of this process brought the head past them first
-        head = Head(view.version, view.head, view.state, view.voided)
+        head = Head(view.version, view.head, settled(view.state), view.voided)
         if old is not None and (old.version, old.hash) == (view.version, view.head):
             head.tail = None if old.tail is None else deque(old.tail, maxlen=TAIL)
             head.tally = None if old.tally is None else old.tally.copy()

@@ -522,10 +522,159 @@ def field_limits(field: fields.Field) -> dict[str, int]:
 
 def copy_for_rules(state):
     """A copy of `state` for the rules to apply events to (a trial, or a writer's own), its
-    content shared: the rules never change it in place (docs/systems.md)."""
+    content shared: the rules never change it in place (docs/systems.md).
+
+    The copy is made as the rules reach into it: in each part of the state that is a mapping
+    or a list (Warcry's warbands, its battles), an entry is copied the first time a rule
+    takes it, and the rest stay shared with `state` (`settled` then gives the copy as plain
+    data). An event about one warband copies that warband, not a campaign's six."""
     if not isinstance(state, dict):
         return copied(state)
-    return {key: value if key == "content" else copied(value) for key, value in state.items()}
+    return {key: value if key == "content" else _copy_part(value) for key, value in state.items()}
+
+
+def settled(state):
+    """A state the rules have finished changing, as plain data: from here on it may be shared
+    with readers (its entries the rules never took are still those of the state it was
+    copied from, which nobody changes either)."""
+    if not isinstance(state, dict):
+        return state
+    return {key: _plain_part(value) for key, value in state.items()}
+
+
+def _copy_part(value):
+    # A part of a copy not yet settled is copied as lazily: its entries as they stand.
+    if type(value) is dict or type(value) is _OnFirstTouchDict:
+        return _OnFirstTouchDict(dict.copy(value))
+    if type(value) is list or type(value) is _OnFirstTouchList:
+        return _OnFirstTouchList(list.copy(value))
+    return copied(value)
+
+
+def _plain_part(value):
+    if type(value) is _OnFirstTouchDict:
+        return dict.copy(value)
+    if type(value) is _OnFirstTouchList:
+        return list.copy(value)
+    return value
+
+
+class _OnFirstTouch:
+    """What the two lazy parts share: the entries still shared with the state copied from
+    (by identity: the rules' own entries are never copied again)."""
+
+    __slots__ = ()
+
+    def _shared_of(self, values) -> dict:
+        return {id(v): v for v in values if type(v) is dict or type(v) is list}
+
+    def _own(self, value, put):
+        """`value` as the rules may change it: a copy (put in its place) if it is shared."""
+        if self._shared.pop(id(value), None) is value is not None:
+            value = copied(value)
+            put(value)
+        return value
+
+
+class _OnFirstTouchDict(_OnFirstTouch, dict):
+    """A mapping whose entries are copied the first time a rule takes one, by any way a rule
+    can (`[]`, `get`, `values`, `items`, `setdefault`, `pop`)."""
+
+    __slots__ = ("_shared",)
+
+    def __init__(self, source: dict):
+        dict.__init__(self, source)
+        self._shared = self._shared_of(source.values())
+
+    def _take(self, key):
+        return self._own(
+            dict.__getitem__(self, key), lambda copy: dict.__setitem__(self, key, copy)
+        )
+
+    def __getitem__(self, key):
+        return self._take(key)
+
+    def get(self, key, default=None):
+        return self._take(key) if key in self else default
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self._take(key)
+
+    def pop(self, key, *default):
+        if key not in self:
+            return dict.pop(self, key, *default)
+        value = self._take(key)
+        dict.__delitem__(self, key)
+        return value
+
+    def popitem(self):
+        key = next(reversed(self))
+        return key, self.pop(key)
+
+    def values(self):
+        return [self._take(key) for key in list(self)]
+
+    def items(self):
+        return [(key, self._take(key)) for key in list(self)]
+
+    def copy(self) -> dict:
+        return dict(self.items())
+
+    def __or__(self, other):
+        return self.copy() | other
+
+    def __ror__(self, other):
+        return other | self.copy()
+
+
+class _OnFirstTouchList(_OnFirstTouch, list):
+    """A list whose items are copied the first time a rule takes one (by index, slice,
+    iteration either way, or `pop`)."""
+
+    __slots__ = ("_shared",)
+
+    def __init__(self, source: list):
+        list.__init__(self, source)
+        self._shared = self._shared_of(source)
+
+    def _take(self, index: int):
+        return self._own(
+            list.__getitem__(self, index), lambda copy: list.__setitem__(self, index, copy)
+        )
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._take(at) for at in range(*index.indices(len(self)))]
+        return self._take(index)
+
+    def __iter__(self):
+        at = 0
+        while at < len(self):
+            yield self._take(at)
+            at += 1
+
+    def __reversed__(self):
+        at = len(self) - 1
+        while at >= 0:
+            if at < len(self):
+                yield self._take(at)
+            at -= 1
+
+    def pop(self, index: int = -1):
+        value = self._take(index)
+        list.pop(self, index)
+        return value
+
+    def copy(self) -> list:
+        return list(self)
+
+    def __add__(self, other):
+        return list(self) + other
+
+    def __radd__(self, other):
+        return other + list(self)
 
 
 def _plain(what: str, messages) -> Said:
