@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, g, has_request_context, redirect, request
 from flask_babel import Babel, force_locale, format_datetime, get_locale, get_translations
+from markupsafe import Markup
 
 from tracker.systems import i18n
 from tracker.web.context import accounts, current_user
@@ -100,6 +101,15 @@ def _now():
     return translations() or get_translations()
 
 
+def _gettext(string: str, **variables) -> Markup:
+    return Markup(_now().ugettext(string)) % variables
+
+
+def _ngettext(singular: str, plural: str, num: int, **variables) -> Markup:
+    variables.setdefault("num", num)
+    return Markup(_now().ungettext(singular, plural, num)) % variables
+
+
 def words(text) -> str:
     """`text` in the reader's language: a message or a pack's text, or a msgid marked with
     `N_` (a label of a table made at import time)."""
@@ -148,6 +158,10 @@ def init_app(app) -> None:
         npgettext=lambda c, s, p, n: _now().unpgettext(c, s, p, n),
         newstyle=True,
     )
+    # Jinja's newstyle callables reach these through two calls of the template's context
+    # each (a page says over a hundred messages): the same, called straight. Every template
+    # is HTML, escaped: a message is markup, the values put in it are escaped.
+    app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
     app.jinja_env.globals["languages"] = i18n.LANGUAGES
     app.jinja_env.globals["page_language"] = language
     app.jinja_env.filters["translated"] = lambda words: i18n.translated(words, i18n.reader())
