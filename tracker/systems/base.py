@@ -18,6 +18,7 @@ from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
+import msgspec
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
 from tracker.dice import Drawn
@@ -272,16 +273,7 @@ class GameSystem:
         data = self.upcast_data(event.type, event.data)
         if data is event.data:
             return event
-        return Event(
-            event.position,
-            event.campaign,
-            event.version,
-            event.type,
-            data,
-            event._meta,
-            event.recorded_at,
-            event.hash,
-        )
+        return msgspec.structs.replace(event, data=data)
 
     def upcast_data(self, event_type: str, data: dict) -> dict:
         """An event's data, as recorded, in the shape its schema reads now (`data` itself when

@@ -102,7 +102,8 @@ def _now():
 
 
 def _gettext(string: str, **variables) -> Markup:
-    return Markup(_now().ugettext(string)) % variables
+    said = Markup(_now().ugettext(string))
+    return said % variables if variables or "%" in said else said
 
 
 def _ngettext(singular: str, plural: str, num: int, **variables) -> Markup:
