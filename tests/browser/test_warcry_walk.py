@@ -35,6 +35,9 @@ def walk_aftermath(page, shot, tag):
     """Answer every step of the wizard, typing table rolls and letting the server roll one."""
     rolled_by_server = False
     for _ in range(60):
+        # The page a press opened, whole: counted before it has loaded, a step's forms
+        # could be found in part (a roll's dice boxes half there, then sent short).
+        page.wait_for_load_state()
         if page.locator("text=owes nothing").count():
             return rolled_by_server
         give = page.locator("button:has-text('Give')")
