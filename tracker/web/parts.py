@@ -46,6 +46,17 @@ class Parts:
         self._rendered = lru_cache(maxsize=kept)(self._render)
 
     def __call__(self, name: str, **inputs) -> Markup:
+        return self._drawn(name, inputs, i18n.reader(), str(get_locale()))
+
+    def each(self, name: str, **inputs) -> Markup:
+        """The part drawn for each item of the one sequence it is given, joined by line
+        breaks: `each(name, row=rows)` is `part(name, row=row)` for every row (a page of the
+        audit log is fifty, asked for in one call from its template)."""
+        ((key, items),) = inputs.items()
+        reader, language = i18n.reader(), str(get_locale())
+        return Markup("\n".join([self._drawn(name, {key: i}, reader, language) for i in items]))
+
+    def _drawn(self, name: str, inputs: dict, reader, language: str) -> Markup:
         needs = self._needs.get(name)
         if needs is None:
             needs = self._needs[name] = self._names_read(name)
@@ -54,15 +65,8 @@ class Parts:
             raise PartError(f"the part {name} reads {missing}, which it is not given")
         # Its words are the reader's: messages translated before they are keyed, and the
         # language a part of the key (the part's own `_(...)` read in it).
-        inputs = i18n.translated(inputs, i18n.reader())
-        return self._rendered(name, str(get_locale()), msgspec.json.encode(inputs))
-
-    def each(self, name: str, **inputs) -> Markup:
-        """The part drawn for each item of the one sequence it is given, joined by line
-        breaks: `each(name, row=rows)` is `part(name, row=row)` for every row (a page of the
-        audit log is fifty, asked for in one call from its template)."""
-        ((key, items),) = inputs.items()
-        return Markup("\n".join([self(name, **{key: item}) for item in items]))
+        inputs = i18n.translated(inputs, reader)
+        return self._rendered(name, language, msgspec.json.encode(inputs))
 
     def look_over(self, names: Iterable[str]) -> None:
         """The names each of these parts reads, found now rather than on its first use (a
