@@ -1,11 +1,16 @@
-"""Property test: any legal game of Claim ends after 26 tricks with all 52 cards accounted for."""
+"""Property test: any legal game of Claim ends after 26 tricks with all 52 cards accounted for.
+
+Each event is applied as a writer applies it, to a copy made as the rules reach into it
+(`copy_for_rules`): cards move between piles of the one `game` part, and the state copied
+from must stay as it was."""
 
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tracker.events import Event
+from tracker.events import Event, state_text
+from tracker.systems.base import copy_for_rules, settled
 from tracker.systems.claim import system
 from tracker.systems.claim.rules import legal_cards
 
@@ -38,9 +43,13 @@ def test_random_legal_games_end_after_26_tricks_with_every_card_accounted_for(de
     deal = {"hands": {"ana": deck[:13], "ben": deck[13:26]}, "stock": deck[26:]}
 
     def apply(type_, **data):
-        nonlocal version
+        nonlocal version, state
         version += 1
-        system.apply(state, Event(None, "p", version, type_, data, {}, None, None))
+        event = Event(None, "p", version, type_, data, {}, None, None)
+        before = state_text(state)
+        after = settled(system.apply(copy_for_rules(state), event))
+        assert state_text(state) == before, "the state copied from changed"
+        state = after
 
     apply("GameDealt", game=1, leader=leader, deal=deal)
     whole = Counter(DECK)

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from tracker.dice import SeededRoller
 from tracker.errors import InvalidEvent, RuleViolation
-from tracker.events import Event
-from tracker.systems.base import load_json
+from tracker.events import Event, state_text
+from tracker.systems.base import copy_for_rules, load_json, settled
 from tracker.systems.hellas import rules, system
 from tracker.systems.hellas.cards import server_draw
 
@@ -397,16 +397,23 @@ def test_random_play_keeps_every_limit_and_refusals_change_nothing(make_table, e
         _check_limits(table.state)
         if type_ in EFFECT_EVENTS:  # an effect took something granted, or it was refused
             assert _granted(table.state) < _granted(json.loads(before))
-    # Folding the accepted events again gives the same state: the fold is deterministic.
+    # Folding the accepted events again gives the same state: the fold is deterministic. Each
+    # is applied as a writer applies it, to a copy made as the rules reach into it: the
+    # state copied from stays as it was.
     again = Table()
     again.start(
         hoplites={"ann": {"korythos": 3, "eirinos": 2}, "bo": {"skiathe": 3, "dymara": 2}},
         heroes={"ann": "eirinos", "bo": "thyrea"},
     )
     for _type, event in accepted[1:]:
-        again.state = system.apply(
-            again.state, Event(None, "t", event.version, event.type, event.data, {}, None, None)
+        previous, before = again.state, state_text(again.state)
+        again.state = settled(
+            system.apply(
+                copy_for_rules(previous),
+                Event(None, "t", event.version, event.type, event.data, {}, None, None),
+            )
         )
+        assert state_text(previous) == before, event.type
     assert again.state == table.state
 
 

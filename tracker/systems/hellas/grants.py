@@ -41,9 +41,10 @@ def give(state: dict, game: dict, item: dict, player: str, source: str) -> None:
 # -- Monuments: blessings and activation ---------------------------------------------------
 
 
-def bless(state: dict, game: dict) -> list[tuple[str, str]]:
+def bless(state: dict, game: dict) -> list[list[str]]:
     """When a Monument is built, the player with the most priests on each Monument (a tie
-    blesses nobody) receives that Monument's blessing, before the priests go home."""
+    blesses nobody) receives that Monument's blessing, before the priests go home. Each
+    blessed as [player, monument]: a list, as the state reads back from a copy or a snapshot."""
     blessed = []
     for mid, monument in game["monuments"].items():
         blessing = state["content"]["monuments"][mid].get("blessing")
@@ -55,7 +56,7 @@ def bless(state: dict, game: dict) -> list[tuple[str, str]]:
         if len(leaders) == 1:
             source = _("the blessing of %(monument)s", monument=monument_name(state, mid))
             give(state, game, blessing, leaders[0], source)
-            blessed.append((leaders[0], mid))
+            blessed.append([leaders[0], mid])
     return blessed
 
 
