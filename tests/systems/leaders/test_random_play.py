@@ -1,7 +1,10 @@
-"""Random legal play never leaves the board in an illegal state."""
+"""Random legal play never leaves the board in an illegal state; the accepted events, applied
+again as a writer applies them (to a copy made as the rules reach into it), give the same
+state and leave each state copied from as it was."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -11,7 +14,10 @@ from hypothesis import strategies as st
 from leaders_table import ALICE, BOB, DECK, QUEEN, REGENT, Table
 
 from tracker.errors import RuleViolation
+from tracker.events import state_text
+from tracker.systems.base import copy_for_rules, settled
 from tracker.systems.leaders import geometry as geo
+from tracker.systems.leaders import system
 from tracker.systems.leaders.rules import Board, fallen, recruitment_options
 
 MAX_EVENTS = 150
@@ -109,12 +115,17 @@ def test_random_legal_play_never_leaves_the_board_in_an_illegal_state(seed, expe
     table = Table()
     deck = list(DECK)
     rng.shuffle(deck)
-    table.do("MatchStarted", match="m1", mode="expert" if expert else "standard")
-    table.do("LeaderChosen", player=ALICE, leader=QUEEN)
-    table.do("LeaderChosen", player=BOB, leader=REGENT)
-    if not expert:
-        table.do("DeckShuffled", deck=deck)
-    table.do("FirstPlayerDrawn", first=rng.choice((ALICE, BOB)))
+    start = copy.deepcopy(table.state)  # the table changes its own in place
+    accepted = []
+    for type_, data in (
+        ("MatchStarted", {"match": "m1", "mode": "expert" if expert else "standard"}),
+        ("LeaderChosen", {"player": ALICE, "leader": QUEEN}),
+        ("LeaderChosen", {"player": BOB, "leader": REGENT}),
+        *([] if expert else [("DeckShuffled", {"deck": deck})]),
+        ("FirstPlayerDrawn", {"first": rng.choice((ALICE, BOB))}),
+    ):
+        table.do(type_, **data)
+        accepted.append(table.last_event)
     for _ in range(MAX_EVENTS):
         if table.match["phase"] == "over":
             break
@@ -126,10 +137,24 @@ def test_random_legal_play_never_leaves_the_board_in_an_illegal_state(seed, expe
                 table.version -= 1
                 assert _snapshot(table) == before, "a refused event changed the state"
                 continue
+            accepted.append(table.last_event)
             break
         else:
             pytest.fail("no candidate event was accepted")
         _check_board(table)
+    _through_copies(start, accepted, table.state)
     if table.match["phase"] == "over":
         with pytest.raises(RuleViolation, match="nothing more is played"):
             table.do("ActionPhaseEnded", player=table.match["winner"])
+
+
+def _through_copies(start: dict, accepted: list, end: dict) -> None:
+    """The accepted events applied again from `start`, each to a copy made as the rules reach
+    into it: `end` again, and each state copied from unchanged."""
+    state = start
+    for event in accepted:
+        before = state_text(state)
+        after = settled(system.apply(copy_for_rules(state), event))
+        assert state_text(state) == before, f"{event.type} changed the state it was copied from"
+        state = after
+    assert state_text(state) == state_text(end)
