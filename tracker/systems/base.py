@@ -561,8 +561,9 @@ class _OnFirstTouch:
         return {id(v): v for v in values if type(v) is dict or type(v) is list}
 
     def _own(self, value, put):
-        """`value` as the rules may change it: a copy (put in its place) if it is shared."""
-        if self._shared.pop(id(value), None) is value is not None:
+        """`value` as the rules may change it: a copy (put in its place) if it is shared (an
+        id found is that very object: the entries shared are kept alive here)."""
+        if self._shared.pop(id(value), None) is not None:
             value = copied(value)
             put(value)
         return value
