@@ -54,7 +54,8 @@ class Parts:
         audit log is fifty, asked for in one call from its template)."""
         ((key, items),) = inputs.items()
         reader, language = i18n.reader(), str(get_locale())
-        return Markup("\n".join([self._drawn(name, {key: i}, reader, language) for i in items]))
+        drawn = [self._drawn(name, {key: item}, reader, language) for item in items]
+        return Markup("\n".join(drawn))
 
     def _drawn(self, name: str, inputs: dict, reader, language: str) -> Markup:
         needs = self._needs.get(name)
