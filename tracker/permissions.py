@@ -82,10 +82,6 @@ class Policy:
         self.accounts = accounts
         self.user = user
 
-    def readable(self) -> set[str]:
-        """The campaigns this account may see: its own and the public ones."""
-        return self.accounts.campaigns_of(self.user) | self.accounts.public_campaigns()
-
     def can_read(self, campaign: str) -> bool:
         if self.accounts.is_public(campaign):
             return True

@@ -101,16 +101,6 @@ class Seats(Tables):
         )
         return [Membership(campaign, User(r[0], r[1]), r[2], r[3]) for r in rows]
 
-    def campaigns_of(self, user: User | None) -> set[str]:
-        if user is None:
-            return set()
-        return {
-            row[0]
-            for row in self.store.query(
-                "SELECT campaign FROM members WHERE user_id = ?", (user.id,)
-            )
-        }
-
     def memberships_of(self, user: User) -> list[tuple[str, str, str | None]]:
         """(campaign, role, side) of each campaign `user` is a member of, by campaign."""
         return self.store.query(

@@ -155,10 +155,6 @@ class Users(Limits):
     def end_session(self, sid: str) -> None:
         self._write("DELETE FROM sessions WHERE id_hash = ?", (_digest(sid or ""),))
 
-    def end_sessions(self, user: User) -> None:
-        """Every session of `user` ends (a password change, say)."""
-        self._write("DELETE FROM sessions WHERE user_id = ?", (user.id,))
-
     def user(self, user_id: int) -> User | None:
         row = self.store.one(f"SELECT {_USER} FROM users WHERE id = ?", (user_id,))
         return User(*row) if row else None

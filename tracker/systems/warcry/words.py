@@ -46,10 +46,6 @@ def describe(state, event) -> str:
     return saying(state, d, wb) if saying else event.type
 
 
-def possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
 def whose(warband: str, fighter: str):
     """A warband's fighter as a sentence names it ("Ironjaws' Grim"): English puts the
     warband first with its possessive, other languages as they say it."""
