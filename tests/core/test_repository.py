@@ -291,3 +291,62 @@ def test_a_head_another_thread_brought_further_is_used_not_folded_again(svc):
     # they were, and the log has gone further still.
     head = svc.repository.head(cid, system, version, svc.store.event(cid, version).hash)
     assert (head.version, folds) == (version + 1, [])
+
+
+def test_what_a_page_makes_of_the_head_is_made_once_for_all_its_readers(service, db_path):
+    """`View.kept`: the public state and the content in words are made once per head and
+    shared by every reader, on any thread; a later head keeps what it made of the content
+    it shares, and makes again what reads the state that changed."""
+    start_two_warbands(service)
+    made = []
+
+    def public(state):
+        made.append("public")
+        return service.system_of("c")[0].public_state(state)
+
+    def quests(part):
+        made.append("quests")
+        return dict(part)
+
+    def read(svc=service):
+        view = svc.state("c")
+        return view.kept(public, view.state), view.kept(quests, view.state["content"]["quests"])
+
+    def elsewhere():  # another request of this process, on its own thread and connection
+        store = open_store(db_path)
+        try:
+            return read(Service(store, SeededRoller(7), kept=service.repository.kept))
+        finally:
+            store.close()
+
+    first = read()
+    other = in_thread(elsewhere)
+    assert other[0] is first[0] and other[1] is first[1]
+    assert made == ["public", "quests"]
+    service.append("c", [_corrected("Zed")], service.store.version("c"), actor="org")
+    later = read()
+    assert made == ["public", "quests", "public"]  # the content is the same object: kept
+    assert later[1] is first[1]
+    assert later[0]["warbands"]["iron"] != first[0]["warbands"]["iron"]
+
+
+def test_a_change_to_the_content_makes_its_words_again(service):
+    start_two_warbands(service)
+    view = service.state("c")
+    before = view.kept(dict, view.state["content"]["quests"])
+    artefact = {"quest": "ember-crown", "artefact": "salt-lamp", "name": "Salt Lamp"}
+    event = {"type": "ArtefactDefined", "data": {**artefact, "effect": "Glows."}}
+    service.append("c", [event], service.store.version("c"), actor="org")
+    view = service.state("c")
+    after = view.kept(dict, view.state["content"]["quests"])
+    assert after is not before
+    assert "salt-lamp" in {a["id"] for a in after["ember-crown"]["artefacts_of_power"]}
+    assert "salt-lamp" not in {a["id"] for a in before["ember-crown"]["artefacts_of_power"]}
+
+
+def test_a_past_state_makes_what_a_page_asks_afresh_each_time(service):
+    start_two_warbands(service)
+    service.append("c", [_corrected("Zed")], service.store.version("c"), actor="org")
+    past = service.state("c", 2)
+    assert past.made is None
+    assert past.kept(dict, past.state["warbands"]) is not past.kept(dict, past.state["warbands"])

@@ -102,13 +102,36 @@ def _now():
 
 
 def _gettext(string: str, **variables) -> Markup:
-    said = Markup(_now().ugettext(string))
-    return said % variables if variables or "%" in said else said
+    return _said(_now(), string, variables)
 
 
 def _ngettext(singular: str, plural: str, num: int, **variables) -> Markup:
+    return _said_n(_now(), singular, plural, num, variables)
+
+
+def _said(translations, string: str, variables: dict) -> Markup:
+    said = Markup(translations.ugettext(string))
+    return said % variables if variables or "%" in said else said
+
+
+def _said_n(translations, singular: str, plural: str, num: int, variables: dict) -> Markup:
     variables.setdefault("num", num)
-    return Markup(_now().ungettext(singular, plural, num)) % variables
+    return Markup(translations.ungettext(singular, plural, num)) % variables
+
+
+def _spoken() -> dict:
+    """The translation callables of one page, bound to its translations, found once: the
+    page's own names, before the environment's (which look them up again for each of the
+    hundred-odd messages of a page; a part, rendered without the page, reads those)."""
+    translations = _now()
+
+    def gettext(string: str, **variables) -> Markup:
+        return _said(translations, string, variables)
+
+    def ngettext(singular: str, plural: str, num: int, **variables) -> Markup:
+        return _said_n(translations, singular, plural, num, variables)
+
+    return {"_": gettext, "gettext": gettext, "ngettext": ngettext}
 
 
 def words(text) -> str:
@@ -163,6 +186,7 @@ def init_app(app) -> None:
     # each (a page says over a hundred messages): the same, called straight. Every template
     # is HTML, escaped: a message is markup, the values put in it are escaped.
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
+    app.context_processor(_spoken)
     app.jinja_env.globals["languages"] = i18n.LANGUAGES
     app.jinja_env.globals["page_language"] = language
     app.jinja_env.filters["translated"] = lambda words: i18n.translated(words, i18n.reader())
