@@ -7,14 +7,13 @@ with it; who may void what is checked here, on the server, through tracker.permi
 
 from __future__ import annotations
 
-import msgspec
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from tracker import stats
 from tracker.campaign import CORE_EVENTS, Entry, never_voided
 from tracker.errors import BatchError, Conflict, RuleViolation
 from tracker.permissions import UNDONE, Forbidden, own_entry
-from tracker.systems.i18n import N_, _, listed, ngettext, reader, translated
+from tracker.systems.i18n import N_, _, listed, ngettext
 from tracker.web import rendering
 from tracker.web.context import actor, policy, reader_view, service
 from tracker.web.failures import Failure
@@ -106,7 +105,7 @@ def _rows(entries: list[Entry], shown, where, as_of: str, control=None) -> list[
                 "voided_at": where(voided_by) if voided_by else None,
                 "voids": voids,
                 "voids_at": where(voids) if voids is not None else None,
-                "data": _data_text(shown(event)),
+                "data": shown(event),  # the event's data as the reader may see it
                 "actor": meta.get("actor", "?"),
                 "recorded_at": event.recorded_at,
                 "how": how(meta.get("source", "?")),
@@ -116,12 +115,6 @@ def _rows(entries: list[Entry], shown, where, as_of: str, control=None) -> list[
             }
         )
     return rows
-
-
-def _data_text(data) -> str:
-    """An event's data as the reader may see it, as indented JSON (msgspec's), its words (a
-    hidden hand's count) in the reader's language: text, which a row's key takes as it is."""
-    return msgspec.json.format(msgspec.json.encode(translated(data, reader())), indent=2).decode()
 
 
 # How an event came in (its `source`), as the audit log and the dice page say it.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from functools import lru_cache
 
+import msgspec
 import segno
 from flask import (
     current_app,
@@ -13,7 +14,7 @@ from flask import (
     request,
     url_for,
 )
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from tracker.errors import NotFound, ShownAt
 from tracker.systems import i18n
@@ -33,6 +34,7 @@ def init_app(app) -> None:
     # The ways to pick `n` of a hand (the candidates a form asks `legal` about).
     app.jinja_env.globals["combinations"] = itertools.combinations
 
+    app.template_filter("data_json")(data_json)
     app.template_filter("qr_code")(qr_code)
     app.template_filter("qr_svg")(qr_svg)
 
@@ -88,6 +90,12 @@ def compile_all(app) -> int:
 def url(endpoint: str, **values) -> str:
     """`url_for` for the views."""
     return url_for(endpoint, **values)
+
+
+def data_json(data) -> Markup:
+    """An event's data as indented JSON, escaped for HTML (msgspec's encoder: a page of the
+    audit log shows a page of these)."""
+    return escape(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
 
 
 def qr_code(text: str) -> str:
