@@ -136,28 +136,10 @@ class View:
     latest: int
     state: dict
     voided: dict[int, int] = field(default_factory=dict)
-    # What pages made of the shared latest state, kept with its head (`kept`); None: a past
-    # state or a writer's own, made afresh each time.
-    made: dict | None = None
 
     @property
     def is_latest(self) -> bool:
         return self.version == self.latest
-
-    def kept(self, make, part):
-        """`make(part)`, made once for every reader of the campaign's head while `part` is
-        the same object: a page's reading of a part of the state (the public state, the
-        content in words), which no reader changes. The head's state is never changed in
-        place, so the same object holds the same data; a later head keeps what it made of
-        the parts it shares (its content) and makes the rest again."""
-        if self.made is None:
-            return make(part)
-        found = self.made.get(make)
-        if found is not None and found[0] is part:
-            return found[1]
-        result = make(part)
-        self.made[make] = (part, result)
-        return result
 
     @property
     def language(self) -> str | None:

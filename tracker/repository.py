@@ -134,7 +134,6 @@ class Head:
     voided: dict
     tail: deque | None = None
     tally: DiceTally | None = None
-    made: dict = field(default_factory=dict)  # what pages made of parts of it (`View.kept`)
 
     def advanced(self, system: GameSystem, events, voided: dict) -> Head:
         """A new head: this one's projections, each a copy, stepped through `events`."""
@@ -145,7 +144,6 @@ class Head:
             voided,
             None if self.tail is None else deque(self.tail, maxlen=TAIL),
             None if self.tally is None else self.tally.copy(),
-            dict(self.made),
         )
         for event in events:
             head.state, words = worded_step(system, head.state, event, voided)
@@ -226,9 +224,7 @@ class CampaignRepository:
             return View(campaign, system, name, upto, hash_, latest, state, dict(head.voided))
         latest = max(latest, head.version)
         voided = dict(head.voided)
-        return View(
-            campaign, system, name, head.version, head.hash, latest, head.state, voided, head.made
-        )
+        return View(campaign, system, name, head.version, head.hash, latest, head.state, voided)
 
     def for_writing(self, campaign: str, ends: tuple | None = None) -> View:
         """The latest state as a copy of the caller's own (a writer applies events to it);
@@ -307,7 +303,6 @@ class CampaignRepository:
         if old is not None and (old.version, old.hash) == (view.version, view.head):
             head.tail = None if old.tail is None else deque(old.tail, maxlen=TAIL)
             head.tally = None if old.tally is None else old.tally.copy()
-            head.made = dict(old.made)
         for event, said in zip(events, words):
             head.record(system, event, said)  # the state is the one the rules' check stepped
         self.snapshot_after_append(campaign, system, view.version, head)

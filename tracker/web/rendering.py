@@ -93,7 +93,7 @@ def context(cid: str, at: int | None = None) -> dict:
         "cid": cid,
         "view": view,
         "system": view.system,
-        "pub": view.kept(view.system.public_state, view.state),
+        "pub": view.system.public_state(view.state),
         "state": view.state,
         "at": at,
         "expected_version": view.latest,

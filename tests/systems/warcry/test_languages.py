@@ -187,3 +187,20 @@ def test_the_warbands_page_reads_in_polish(reader):
     assert '<html lang="pl">' in page
     assert "Załóż bandę" in page and "Found a warband" not in page
     assert "Punkty Chwały" in page
+
+
+@pytest.mark.parametrize(
+    "language, title, start",
+    [("pl", "Korona Żaru", "Brama Żużlu"), ("cs", "Žhavá koruna", "Škvárová brána")],
+)
+def test_the_quest_map_and_the_quests_read_in_the_packs_words(reader, language, title, start):
+    """The dashboard's quests (`views.quest_maps`): each title in the quest select and on the
+    map, and each point of the map, in the pack's words for the reader's language."""
+    client, cid = reader
+    client.set_cookie("lang", language)
+    page = client.get(f"/c/{cid}/").get_data(as_text=True)
+    maps = "".join(part.split("</figure>")[0] for part in page.split('class="quest-map"')[1:])
+    assert f"<strong>{title}</strong>" in maps  # the map's caption
+    assert f">{start}</text>" in maps  # its first point
+    assert "The Cinder Gate" not in maps and "The Ember Crown" not in maps
+    assert f'<option value="ember-crown" selected>{title} (' in page

@@ -52,6 +52,7 @@ __all__ = [
     "profile_shown",
     "profiles",
     "public_state",
+    "quest_maps",
     "report",
     "stat_line",
     "tables",
@@ -270,6 +271,23 @@ def in_words(words):
     if isinstance(words, list):
         return [in_words(v) for v in words]
     return words
+
+
+def quest_maps(quests: dict) -> dict:
+    """What the dashboard shows of each quest, read in the reader's language as `in_words`
+    reads it: its title, its runemark and its map's points (name and kind). Only these: the
+    quest map, a part, is kept under them (a whole quest carries its tables and summaries)."""
+    return {
+        qid: {
+            "title": localised(quest, "title"),
+            "runemark": localised(quest, "runemark"),
+            "map": [
+                {"name": localised(point, "name"), "kind": point.get("kind")}
+                for point in quest.get("map") or []
+            ],
+        }
+        for qid, quest in quests.items()
+    }
 
 
 def next_steps(state: dict, seat: str | None, role: str | None) -> list[dict]:
