@@ -46,28 +46,25 @@ class Parts:
         self._rendered = lru_cache(maxsize=kept)(self._render)
 
     def __call__(self, name: str, **inputs) -> Markup:
-        return self._drawn(name, inputs, i18n.reader(), str(get_locale()))
+        return self._drawn(name, inputs, _keys(i18n.reader()), str(get_locale()))
 
     def each(self, name: str, **inputs) -> Markup:
         """The part drawn for each item of the one sequence it is given, joined by line
         breaks: `each(name, row=rows)` is `part(name, row=row)` for every row (a page of the
         audit log is fifty, asked for in one call from its template)."""
         ((key, items),) = inputs.items()
-        reader, language = i18n.reader(), str(get_locale())
-        drawn = [self._drawn(name, {key: item}, reader, language) for item in items]
+        keys, language = _keys(i18n.reader()), str(get_locale())
+        drawn = [self._drawn(name, {key: item}, keys, language) for item in items]
         return Markup("\n".join(drawn))
 
-    def _drawn(self, name: str, inputs: dict, reader, language: str) -> Markup:
+    def _drawn(self, name: str, inputs: dict, keys: msgspec.json.Encoder, language: str):
         needs = self._needs.get(name)
         if needs is None:
             needs = self._needs[name] = self._names_read(name)
         if not needs <= inputs.keys():
             missing = ", ".join(sorted(needs - inputs.keys()))
             raise PartError(f"the part {name} reads {missing}, which it is not given")
-        # Its words are the reader's: messages translated before they are keyed, and the
-        # language a part of the key (the part's own `_(...)` read in it).
-        inputs = i18n.translated(inputs, reader)
-        return self._rendered(name, language, msgspec.json.encode(inputs))
+        return self._rendered(name, language, keys.encode(inputs))
 
     def look_over(self, names: Iterable[str]) -> None:
         """The names each of these parts reads, found now rather than on its first use (a
@@ -86,6 +83,20 @@ class Parts:
 
     def _render(self, name: str, language: str, key: bytes) -> Markup:
         return Markup(self.env.get_template(name).render(msgspec.json.decode(key)))
+
+
+def _keys(reader) -> msgspec.json.Encoder:
+    """The encoder of parts' inputs into keys for one reader: its words are the reader's, each
+    message and pack's text (a string of its own type, which msgspec hands to the hook)
+    translated as it is met, and the language is a part of the key (the part's own `_(...)`
+    read in it)."""
+
+    def in_words(value):
+        if isinstance(value, str):
+            return str(i18n.translate(value, reader))
+        raise TypeError(f"a part's input cannot be {type(value).__name__}")
+
+    return msgspec.json.Encoder(enc_hook=in_words)
 
 
 def only(items: Iterable[Mapping], *keys: str) -> list[dict]:
