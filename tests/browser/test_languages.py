@@ -1,5 +1,6 @@
 """Every page of every sample read on a phone (390 px) in Polish, Czech and Italian, and the
-Warcry aftermath walked step by step in each: no English word is left but proper names.
+Warcry aftermath walked step by step in each: no English word is left but proper names, and
+the page fits the phone (words run longer in these languages: nothing scrolls sideways).
 
 An English word is a word of the catalogue's English texts that the language's own
 translations never use (so a word both languages share, a name or a number, is not counted).
@@ -13,7 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 from crawling import crawl, made_organiser, sample_copy, signed_up, tag_of
 from pagetools import strings_in
-from phones import PHONE
+from phones import CHECK, PHONE
 
 from tracker import config
 from tracker.systems import i18n
@@ -100,7 +101,15 @@ def english_on(page, english: set[str], names: set[str], tag: str) -> list[str]:
     assert page.evaluate("document.documentElement.lang") == tag.split("-")[0]
     text = re.sub(r"https?://\S+", " ", text)  # addresses
     left = sorted((words_of(text) & english) - names)
-    return [f"{page.url}: {' '.join(left)}"] if left else []
+    return ([f"{page.url}: {' '.join(left)}"] if left else []) + misfits(page)
+
+
+def misfits(page) -> list[str]:
+    """What of the page now open passes the phone's edge (phone.js): the page scrolling
+    sideways, or an element past the edge outside a box made to scroll."""
+    result = page.evaluate(CHECK)
+    found = [f"{page.url}: the page is {result['scroll']} px wide"] if result["scroll"] else []
+    return found + [f"{page.url}: past the edge: {wide}" for wide in result["wide"][:6]]
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
@@ -140,6 +149,32 @@ def test_the_quest_maps_point_names_stand_apart_on_a_wide_screen(reader, server,
     page.set_viewport_size(PHONE)
     assert page.locator(".quest-map svg.horizontal text.label").count() >= 12
     assert not overlaps, overlaps
+
+
+@pytest.mark.parametrize("code", ("en", *LANGUAGES))
+def test_the_quest_maps_point_names_clear_the_warbands_on_a_phone(reader, server, code):
+    """On a phone's quest map (top to bottom) a point's name stops short of the warbands
+    standing on it and of the map's edge: in every language (Italian names run longest) no
+    name runs under a marker or out of the map, and the whole name is the point's title."""
+    page = reader
+    in_language(page, server, code)
+    page.goto(f"{server}/c/{SAMPLES['warcry-ember-crown']}/")
+    under = page.evaluate(
+        """() => [...document.querySelectorAll('.quest-map svg.vertical')].flatMap(map => {
+            const markers = [...map.querySelectorAll('.marker circle')]
+                .map(circle => circle.getBoundingClientRect());
+            const edge = map.getBoundingClientRect().right;
+            return [...map.querySelectorAll('text.label')].filter(label => {
+                const box = label.getBoundingClientRect();
+                return box.right > edge || markers.some(m => box.left < m.right
+                    && m.left < box.right && box.top < m.bottom && m.top < box.bottom);
+            }).map(label => label.textContent);
+        })"""
+    )
+    assert page.locator(".quest-map svg.vertical .marker").count() >= 2
+    assert not under, under
+    titles = page.locator(".quest-map svg.vertical .point circle title").all_text_contents()
+    assert len(titles) >= 12 and all(". " in title for title in titles)
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
