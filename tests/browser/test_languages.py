@@ -1,6 +1,7 @@
 """Every page of every sample read on a phone (390 px) in Polish, Czech and Italian, and the
 Warcry aftermath walked step by step in each: no English word is left but proper names, and
-the page fits the phone (words run longer in these languages: nothing scrolls sideways).
+the page fits the phone (words run longer in these languages: nothing scrolls sideways, no
+touch target shrinks).
 
 An English word is a word of the catalogue's English texts that the language's own
 translations never use (so a word both languages share, a name or a number, is not counted).
@@ -105,11 +106,13 @@ def english_on(page, english: set[str], names: set[str], tag: str) -> list[str]:
 
 
 def misfits(page) -> list[str]:
-    """What of the page now open passes the phone's edge (phone.js): the page scrolling
-    sideways, or an element past the edge outside a box made to scroll."""
+    """What of the page now open does not fit the phone (phone.js): the page scrolling
+    sideways, an element past the edge outside a box made to scroll, a touch target under
+    44 px."""
     result = page.evaluate(CHECK)
     found = [f"{page.url}: the page is {result['scroll']} px wide"] if result["scroll"] else []
-    return found + [f"{page.url}: past the edge: {wide}" for wide in result["wide"][:6]]
+    found += [f"{page.url}: past the edge: {wide}" for wide in result["wide"][:6]]
+    return found + [f"{page.url}: small target: {small}" for small in result["small"][:12]]
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
