@@ -1,7 +1,8 @@
 """Every page of every sample read on a phone (390 px) in Polish, Czech and Italian, and the
 Warcry aftermath walked step by step in each: no English word is left but proper names, and
-the page fits the phone (words run longer in these languages: nothing scrolls sideways, no
-touch target shrinks).
+the page fits the phone as it does in English (words run longer in these languages: nothing
+scrolls sideways, no touch target shrinks, the header stays one row and the next step stays
+inside the first screen).
 
 An English word is a word of the catalogue's English texts that the language's own
 translations never use (so a word both languages share, a name or a number, is not counted).
@@ -112,7 +113,28 @@ def misfits(page) -> list[str]:
     result = page.evaluate(CHECK)
     found = [f"{page.url}: the page is {result['scroll']} px wide"] if result["scroll"] else []
     found += [f"{page.url}: past the edge: {wide}" for wide in result["wide"][:6]]
-    return found + [f"{page.url}: small target: {small}" for small in result["small"][:12]]
+    found += [f"{page.url}: small target: {small}" for small in result["small"][:12]]
+    return found + first_screen(page)
+
+
+def first_screen(page) -> list[str]:
+    """The header in one row and the next step inside the first screen, as in English
+    (test_next_step.py), however long this language's words for them run."""
+    page.evaluate("window.scrollTo(0, 0)")
+    header, step = page.evaluate(
+        """() => ['header.top', '.next-step'].map(css => {
+            const found = document.querySelector(css);
+            return found ? found.getBoundingClientRect().toJSON() : null;
+        })"""
+    )
+    found = []
+    if header["height"] > 64:
+        found.append(f"{page.url}: the header is {header['height']:.0f} px high")
+    if step is None:
+        found.append(f"{page.url}: no next step")
+    elif step["bottom"] > PHONE["height"]:
+        found.append(f"{page.url}: the next step ends at {step['bottom']:.0f} px")
+    return found
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
