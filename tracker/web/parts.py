@@ -57,7 +57,7 @@ class Parts:
         drawn = [self._drawn(name, {key: item}, keys, language) for item in items]
         return Markup("\n".join(drawn))
 
-    def _drawn(self, name: str, inputs: dict, keys: msgspec.json.Encoder, language: str):
+    def _drawn(self, name: str, inputs: dict, keys: msgspec.json.Encoder, language: str) -> Markup:
         needs = self._needs.get(name)
         if needs is None:
             needs = self._needs[name] = self._names_read(name)
@@ -91,12 +91,12 @@ def _keys(reader) -> msgspec.json.Encoder:
     translated as it is met, and the language is a part of the key (the part's own `_(...)`
     read in it)."""
 
-    def in_words(value):
+    def read_by_the_reader(value):
         if isinstance(value, str):
             return str(i18n.translate(value, reader))
         raise TypeError(f"a part's input cannot be {type(value).__name__}")
 
-    return msgspec.json.Encoder(enc_hook=in_words)
+    return msgspec.json.Encoder(enc_hook=read_by_the_reader)
 
 
 def only(items: Iterable[Mapping], *keys: str) -> list[dict]:
