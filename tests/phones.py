@@ -20,6 +20,48 @@ def fits(page) -> None:
     assert not result["scroll"] and not result["wide"] and not result["small"], result
 
 
+def misfits(page, where: str | None = None) -> list[str]:
+    """What of the page now open does not fit the phone (phone.js), in words, each said at
+    `where` (the page's address): the page scrolling sideways, an element past the edge
+    outside a box made to scroll, a touch target under 44 px."""
+    result = page.evaluate(CHECK)
+    where = where or page.url
+    found = [f"{where}: the page is {result['scroll']} px wide"] if result["scroll"] else []
+    found += [f"{where}: past the edge: {wide}" for wide in result["wide"][:6]]
+    return found + [f"{where}: small target: {small}" for small in result["small"][:12]]
+
+
+# The header's one row: a touch target's 44 px and its padding.
+ONE_ROW = 64
+
+
+def header_and_next_step(page) -> dict:
+    """Where the header and the next step stand in the window (None: not on the page)."""
+    return page.evaluate(
+        """() => {
+          const box = (el) => el ? el.getBoundingClientRect().toJSON() : null;
+          return {header: box(document.querySelector('header.top')),
+                  next: box(document.querySelector('.next-step')),
+                  scrolled: window.scrollY};
+        }"""
+    )
+
+
+def first_screen(page, where: str | None = None) -> list[str]:
+    """What keeps the page now open from opening as a phone's first screen should, in words:
+    the header in one row, the next step inside the first screen (scrolled to the top)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    found, where = header_and_next_step(page), where or page.url
+    wrong = []
+    if found["header"]["height"] > ONE_ROW:
+        wrong.append(f"{where}: the header is {found['header']['height']:.0f} px high")
+    if found["next"] is None:
+        wrong.append(f"{where}: no next step")
+    elif found["next"]["bottom"] > PHONE["height"]:
+        wrong.append(f"{where}: the next step ends at {found['next']['bottom']:.0f} px")
+    return wrong
+
+
 def on_first_screen(locator) -> None:
     """`locator` is in sight on the phone's first screen, without scrolling."""
     expect(locator).to_be_visible()

@@ -16,7 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 from crawling import crawl, made_organiser, sample_copy, signed_up, tag_of
 from pagetools import strings_in
-from phones import CHECK, PHONE
+from phones import PHONE, first_screen, misfits
 
 from tracker import config
 from tracker.systems import i18n
@@ -103,38 +103,8 @@ def english_on(page, english: set[str], names: set[str], tag: str) -> list[str]:
     assert page.evaluate("document.documentElement.lang") == tag.split("-")[0]
     text = re.sub(r"https?://\S+", " ", text)  # addresses
     left = sorted((words_of(text) & english) - names)
-    return ([f"{page.url}: {' '.join(left)}"] if left else []) + misfits(page)
-
-
-def misfits(page) -> list[str]:
-    """What of the page now open does not fit the phone (phone.js): the page scrolling
-    sideways, an element past the edge outside a box made to scroll, a touch target under
-    44 px."""
-    result = page.evaluate(CHECK)
-    found = [f"{page.url}: the page is {result['scroll']} px wide"] if result["scroll"] else []
-    found += [f"{page.url}: past the edge: {wide}" for wide in result["wide"][:6]]
-    found += [f"{page.url}: small target: {small}" for small in result["small"][:12]]
-    return found + first_screen(page)
-
-
-def first_screen(page) -> list[str]:
-    """The header in one row and the next step inside the first screen, as in English
-    (test_next_step.py), however long this language's words for them run."""
-    page.evaluate("window.scrollTo(0, 0)")
-    header, step = page.evaluate(
-        """() => ['header.top', '.next-step'].map(css => {
-            const found = document.querySelector(css);
-            return found ? found.getBoundingClientRect().toJSON() : null;
-        })"""
-    )
-    found = []
-    if header["height"] > 64:
-        found.append(f"{page.url}: the header is {header['height']:.0f} px high")
-    if step is None:
-        found.append(f"{page.url}: no next step")
-    elif step["bottom"] > PHONE["height"]:
-        found.append(f"{page.url}: the next step ends at {step['bottom']:.0f} px")
-    return found
+    found = [f"{page.url}: {' '.join(left)}"] if left else []
+    return found + misfits(page) + first_screen(page)  # as an English page fits
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

@@ -13,7 +13,7 @@ import re
 
 import pytest
 from crawling import crawl, made_organiser, sample_copy, seated, signed_up, tag_of
-from phones import PHONE
+from phones import ONE_ROW, PHONE, first_screen, header_and_next_step
 from playwright.sync_api import expect
 
 from tracker import config
@@ -31,8 +31,6 @@ SAMPLES = {
 # Pages of one path are looked at this many times: they share one template.
 PER_PAGE = 2
 PASSWORD = "a long enough secret"
-# The header's one row: a touch target's 44 px and its padding.
-ONE_ROW = 64
 
 
 def copied(sample: str, server_db) -> tuple[str, str]:
@@ -67,32 +65,13 @@ def people(browser, server, server_db):
     player.context.close()
 
 
-def measured(page) -> dict:
-    return page.evaluate(
-        """() => {
-          const box = (el) => el ? el.getBoundingClientRect().toJSON() : null;
-          return {header: box(document.querySelector('header.top')),
-                  next: box(document.querySelector('.next-step')),
-                  scrolled: window.scrollY};
-        }"""
-    )
-
-
 def looked_at(who: str):
     def check(page, target):
         page.wait_for_load_state("load")
         page.evaluate("window.scrollTo(0, 0)")
-        found = measured(page)
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{tag_of(target, who)}.png"))
-        wrong = []
-        if found["header"]["height"] > ONE_ROW:
-            wrong.append(f"{who} {target}: the header is {found['header']['height']:.0f} px high")
-        if found["next"] is None:
-            wrong.append(f"{who} {target}: no next step")
-        elif found["next"]["bottom"] > PHONE["height"]:
-            wrong.append(f"{who} {target}: the next step ends at {found['next']['bottom']:.0f} px")
-        return wrong
+        return first_screen(page, f"{who} {target}")
 
     return check
 
@@ -157,7 +136,7 @@ def test_a_refused_roll_lands_on_its_words(people, server):
     expect(refusal).to_be_visible()
     page.wait_for_timeout(200)
     page.screenshot(path=str(SHOTS / "refused-roll.png"))
-    assert in_sight(page, "#refused"), measured(page)
+    assert in_sight(page, "#refused"), header_and_next_step(page)
     assert page.evaluate("window.scrollY") > 0  # the roll is far below the top
 
 
@@ -190,4 +169,4 @@ def test_a_stale_page_lands_on_the_conflict(people, server, browser):
     expect(organiser.locator("#refused")).to_contain_text("changed since you loaded this page")
     organiser.wait_for_timeout(200)
     organiser.screenshot(path=str(SHOTS / "refused-stale.png"))
-    assert in_sight(organiser, "#refused"), measured(organiser)
+    assert in_sight(organiser, "#refused"), header_and_next_step(organiser)

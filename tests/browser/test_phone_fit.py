@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from crawling import SAMPLES, crawl, made_organiser, organiser_of_the_samples, sample_copy, tag_of
-from phones import CHECK
+from phones import misfits as phone_misfits
 
 from tracker import config
 
@@ -35,13 +35,8 @@ def misfits(page, tag: str) -> list[str]:
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 800})
         page.wait_for_timeout(50)
-        result = page.evaluate(CHECK)
         page.screenshot(path=str(folder / f"{tag}-{width}.png"), full_page=True)
-        where = f"{page.url} at {width} px"
-        if result["scroll"]:
-            found.append(f"{where}: the page is {result['scroll']} px wide")
-        found += [f"{where}: past the edge: {w}" for w in result["wide"][:6]]
-        found += [f"{where}: small target: {s}" for s in result["small"][:12]]
+        found += phone_misfits(page, f"{page.url} at {width} px")
     return found
 
 
