@@ -5,11 +5,13 @@ floor (the HTTP append figure). /bench/flask is a bare Flask endpoint, a Flask a
 route that does nothing: the framework's floor on the same server, which the issue's load
 targets measure the app against. The wrappers live here, not in tracker/web: the product
 has no endpoint that does nothing.
-Run: python -m bench.serve --db PATH --port PORT [--workers 2] [--old-server]
+Run: python -m bench.serve --db PATH --port PORT [--workers 2] [--old-server] [--pages-undrawn]
 
 With --old-server, the settings `serve` had before its streams held no thread (OLD): the
 same `settings(...)`, with gunicorn's own gthread worker, 64 threads a worker and the access
 log written on every request (to this process's output), so both servers run from one code.
+With --pages-undrawn, every template is answered by a fixed body (`undrawn`): the load's
+ceiling for any work on the pages.
 """
 
 from __future__ import annotations
@@ -62,6 +64,24 @@ def noop_app(app):
     return wsgi
 
 
+class _Undrawn:
+    """A template that draws nothing: its page is UNDRAWN, whatever it is given."""
+
+    def render(self, context) -> str:
+        return UNDRAWN
+
+
+UNDRAWN = "<!doctype html>" + "x" * 26_000  # about the size of the sample dashboard
+
+
+def undrawn(app) -> None:
+    """Every page of `app` answered without drawing its template: the request is read, the
+    reader checked, the campaign's state and the page's context made as always, and the
+    template's place taken by a fixed body. The load against it is the most that any work on
+    the templates could reach."""
+    app.jinja_env.get_or_select_template = lambda *names, **kw: _Undrawn()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", required=True)
@@ -74,8 +94,16 @@ def main() -> None:
         "no thread",
     )
     parser.add_argument("--threads", type=int, help="request threads a worker (serve's --threads)")
+    parser.add_argument(
+        "--pages-undrawn",
+        action="store_true",
+        help="every template answered by a fixed body, nothing drawn: the ceiling of work on "
+        "the pages",
+    )
     args = parser.parse_args()
     app = create_app({"DATABASE": args.db})
+    if args.pages_undrawn:
+        undrawn(app)
     # The same gunicorn settings as `manage.py serve` (tracker/web/server.py).
     options = settings(f"127.0.0.1:{args.port}", args.workers)
     if args.old_server:
