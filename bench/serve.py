@@ -77,8 +77,9 @@ UNDRAWN = "<!doctype html>" + "x" * 26_000  # about the size of the sample dashb
 def undrawn(app) -> None:
     """Every page of `app` answered without drawing its template: the request is read, the
     reader checked, the campaign's state and the page's context made as always, and the
-    template's place taken by a fixed body. The load against it is the most that any work on
-    the templates could reach."""
+    template's place taken by a fixed body. What a template would ask for as it draws (the
+    latest events, the next steps) is not asked for either. The load against it is the most
+    that any work on the templates could reach."""
     app.jinja_env.get_or_select_template = lambda *names, **kw: _Undrawn()
 
 
