@@ -173,18 +173,10 @@ def init_app(app) -> None:
         default_domain=i18n.DOMAIN,
     )
     i18n.read_in_requests(translations)
-    # Flask-Babel's own callables look the request's translations up again for each message
-    # (about 7 us; a page says over a hundred): these ask the request's, found once.
-    app.jinja_env.install_gettext_callables(
-        gettext=lambda s: _now().ugettext(s),
-        ngettext=lambda s, p, n: _now().ungettext(s, p, n),
-        pgettext=lambda c, s: _now().upgettext(c, s),
-        npgettext=lambda c, s, p, n: _now().unpgettext(c, s, p, n),
-        newstyle=True,
-    )
-    # Jinja's newstyle callables reach these through two calls of the template's context
-    # each (a page says over a hundred messages): the same, called straight. Every template
-    # is HTML, escaped: a message is markup, the values put in it are escaped.
+    # Flask-Babel's callables look the request's translations up again for each message, and
+    # Jinja's newstyle ones reach them through two calls of the template's context (a page
+    # says over a hundred): these are called straight, a page's own bound once (`_spoken`).
+    # Every template is HTML, escaped: a message is markup, the values put in it are escaped.
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
     app.context_processor(_spoken)
     app.jinja_env.globals["languages"] = i18n.LANGUAGES
